@@ -1,0 +1,5 @@
+"""``python -m purestate``."""
+
+from purestate.cli import main
+
+main()

@@ -1,0 +1,25 @@
+"""The random agent: a uniformly random legal move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.agent import Decision, FixedPolicy
+from purestate.core.game import Game
+from purestate.core.keys import Key, choice
+
+
+@frozen
+class Random(FixedPolicy):
+    """Plays a uniformly random legal move."""
+
+    @property
+    def spec(self) -> str:
+        """``random``."""
+        return "random"
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """A uniformly random legal move."""
+        return Decision(choice(key, game.legal(state)))

@@ -1,0 +1,94 @@
+"""What every command shares: one-line errors, seeds, output folders, spec parsing."""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from purestate.core.game import Game, IllegalMove, ParseError
+from purestate.core.registry import agent, make_spec
+from purestate.core.spec import SpecError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+class UserError(Exception):
+    """Bad input from the user: shown as one line, exit code 2."""
+
+
+def error(message: str) -> None:
+    """Print one error line on stderr."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line and exit with code 2."""
+    error(message)
+    raise typer.Exit(2)
+
+
+def friendly(fn: Callable[P, R]) -> Callable[P, R]:
+    """Wrap a command so that bad input prints one line and exits 2 instead of a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except (UserError, SpecError, ParseError, IllegalMove) as e:
+            fail(str(e))
+        except KeyboardInterrupt:
+            error("interrupted")
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def game_from(spec: str) -> Game[Any, Any]:
+    """A game from a ``NAME[:key=value,...]`` spec (errors become UserError)."""
+    try:
+        return make_spec(spec)
+    except SpecError as e:
+        raise UserError(str(e)) from None
+
+
+def agent_from(spec: str) -> Any:
+    """An agent from a spec string (errors become UserError)."""
+    try:
+        return agent(spec)
+    except SpecError as e:
+        raise UserError(str(e)) from None
+
+
+def choose_seed(seed: int | None) -> int:
+    """The seed given, or a fresh one that is printed so the run can be repeated."""
+    if seed is not None:
+        return seed
+    fresh = secrets.randbelow(2**31)
+    err_console.print(f"seed: {fresh} (pass --seed {fresh} to repeat this run)")
+    return fresh
+
+
+def print_json(data: Any) -> None:
+    """Print machine-readable output on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def new_run_dir(root: Path, prefix: str) -> Path:
+    """A new, not yet existing folder ``root/prefix-NNN``."""
+    root.mkdir(parents=True, exist_ok=True)
+    n = 1
+    while (root / f"{prefix}-{n:03d}").exists():
+        n += 1
+    return root / f"{prefix}-{n:03d}"

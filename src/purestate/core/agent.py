@@ -1,0 +1,77 @@
+"""The Agent protocol: a frozen config plus pure functions.
+
+```
+initial_table(game, seat) -> Table          beads, Q-values, a search tree, or None
+act(game, table, state, key) -> Decision    the move (None = resign), and for search the new tree
+learn(game, table, episode, seat) -> Table  a NEW table; the old one is unchanged
+```
+
+Hyperparameters live in the config (the agent object); whatever changes over time lives in the
+table, so ``act`` and ``learn`` stay pure.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from attrs import frozen
+
+from purestate.core.game import Game
+from purestate.core.keys import Key
+
+M = TypeVar("M")
+
+
+@frozen
+class Decision(Generic[M]):
+    """What an agent decided in one position.
+
+    Attributes:
+        move: The move to play, or ``None`` to resign (MENACE with an empty matchbox).
+        table: A replacement table to use for the rest of this game (a search tree reused
+            across moves), or ``None`` to keep the table as it was.
+    """
+
+    move: M | None
+    table: Any = None
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: pure policy and pure update."""
+
+    @property
+    def spec(self) -> str:
+        """The spec string that rebuilds this agent with ``purestate.agent``."""
+        ...
+
+    @property
+    def learns(self) -> bool:
+        """Whether ``learn`` changes the table (False for fixed policies and search)."""
+        ...
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """A fresh table for playing ``game`` from ``seat`` (0 moves first)."""
+        ...
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """Choose a move in ``state`` (a non-terminal state where this agent is to move)."""
+        ...
+
+    def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
+        """Return the table updated from ``episode`` played from ``seat``."""
+        ...
+
+
+class FixedPolicy:
+    """Mixin for agents that do not learn: no table, and ``learn`` returns its input."""
+
+    learns = False
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """No table."""
+        return None
+
+    def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
+        """Nothing to learn: the table comes back as it was."""
+        return table

@@ -1,0 +1,118 @@
+"""Episodes and the pure episode driver.
+
+``play(game, agents, tables, key)`` plays one game and returns an ``Episode``: the states, the
+moves, who moved, the result. The key of ply ``i`` is ``fold_in(key, i)``, so an episode depends
+only on its inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.agent import Agent
+from purestate.core.game import Game, IllegalMove
+from purestate.core.keys import Key, fold_in
+
+
+@frozen
+class Episode:
+    """One finished game.
+
+    Attributes:
+        states: ``states[0]`` is the start, ``states[i + 1]`` follows ``moves[i]``; the last state
+            is where the game ended (terminal, or the position in which a player resigned).
+        moves: The moves played.
+        movers: ``movers[i]`` is the player who played ``moves[i]``.
+        returns: The result per player.
+        resigned: The player who resigned, or ``None`` if the game ended by its rules.
+    """
+
+    states: tuple[Any, ...]
+    moves: tuple[Any, ...]
+    movers: tuple[int, ...]
+    returns: tuple[float, float]
+    resigned: int | None = None
+
+    @property
+    def final(self) -> Any:
+        """The last state."""
+        return self.states[-1]
+
+    def outcome(self, seat: int) -> int:
+        """+1 win, 0 draw, -1 loss for ``seat``."""
+        r = self.returns[seat]
+        return (r > 0) - (r < 0)
+
+
+def resign_returns(loser: int) -> tuple[float, float]:
+    """The result of a game the ``loser`` resigned: a loss for them, a win for the other side."""
+    return (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
+
+
+def play(
+    game: Game[Any, Any],
+    agents: Sequence[Agent],
+    tables: Sequence[Any],
+    key: Key,
+    start: Any = None,
+) -> Episode:
+    """Play one game between two agents.
+
+    Args:
+        game: The game.
+        agents: ``agents[p]`` plays as player ``p`` (0 moves first).
+        tables: ``tables[p]`` is the table agent ``p`` plays from.
+        key: The game's key; ply ``i`` uses ``fold_in(key, i)``.
+        start: The start position (default: ``game.initial()``).
+
+    Returns:
+        The episode.
+
+    Raises:
+        IllegalMove: if an agent chooses an illegal move (a bug in the agent).
+    """
+    state = game.initial() if start is None else start
+    current = list(tables)
+    states = [state]
+    moves: list[Any] = []
+    movers: list[int] = []
+    is_over, to_move = game.is_over, game.to_move
+    ply = 0
+    while not is_over(state):
+        p = to_move(state)
+        decision = agents[p].act(game, current[p], state, fold_in(key, ply))
+        if decision.table is not None:
+            current[p] = decision.table
+        move = decision.move
+        if move is None:
+            return Episode(tuple(states), tuple(moves), tuple(movers), resign_returns(p), p)
+        try:
+            state = game.step(state, move)
+        except IllegalMove as err:
+            raise IllegalMove(f"agent {agents[p].spec!r} played an illegal move: {err}") from err
+        states.append(state)
+        moves.append(move)
+        movers.append(p)
+        ply += 1
+    return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state))
+
+
+def replay(game: Game[Any, Any], moves: Sequence[Any], resigned: int | None = None) -> Episode:
+    """Rebuild the episode of a recorded game from its moves (as stored in games.jsonl)."""
+    state = game.initial()
+    states = [state]
+    movers: list[int] = []
+    for m in moves:
+        movers.append(game.to_move(state))
+        state = game.step(state, m)
+        states.append(state)
+    if resigned is not None:
+        return Episode(
+            tuple(states), tuple(moves), tuple(movers), resign_returns(resigned), resigned
+        )
+    if not game.is_over(state):
+        raise ValueError("the recorded moves do not finish the game and nobody resigned")
+    return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state))

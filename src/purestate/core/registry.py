@@ -1,0 +1,95 @@
+"""The registries of games and agents: names to classes, imported on first use.
+
+``make("tictactoe")`` and ``agent("menace:preset=scroggs")`` are the entry points a script and the
+command line share. A game or agent class is an attrs class; its fields are its options.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from purestate.core.agent import Agent
+from purestate.core.game import Game
+from purestate.core.spec import SpecError, build, parse_spec
+
+# name -> "module:Class". One line per game; the module holds all of that game's rules.
+_GAMES: dict[str, str] = {
+    "tictactoe": "purestate.games.tictactoe:TicTacToe",
+}
+
+# name -> "module:Class". One line per agent; the module holds all of that agent.
+_AGENTS: dict[str, str] = {
+    "random": "purestate.agents.random:Random",
+    "rules": "purestate.agents.rules:Rules",
+    "perfect": "purestate.agents.perfect:Perfect",
+    "menace": "purestate.agents.menace:Menace",
+}
+
+
+def _load(path: str) -> Any:
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def games() -> tuple[str, ...]:
+    """The names of the registered games."""
+    return tuple(_GAMES)
+
+
+def agents() -> tuple[str, ...]:
+    """The names of the registered agents."""
+    return tuple(_AGENTS)
+
+
+def game_class(name: str) -> type:
+    """The class of the game called ``name``."""
+    if name not in _GAMES:
+        raise SpecError(f"unknown game {name!r} (games: {', '.join(_GAMES)})")
+    cls: type = _load(_GAMES[name])
+    return cls
+
+
+def agent_class(name: str) -> type:
+    """The class of the agent called ``name``."""
+    if name not in _AGENTS:
+        raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
+    cls: type = _load(_AGENTS[name])
+    return cls
+
+
+def make(name: str, **params: Any) -> Game[Any, Any]:
+    """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
+
+    Raises:
+        SpecError: for an unknown game or option.
+    """
+    cls = game_class(name)
+    try:
+        game: Game[Any, Any] = cls(**params)
+    except TypeError as e:
+        raise SpecError(f"{name}: {e}") from None
+    return game
+
+
+def make_spec(spec: str) -> Game[Any, Any]:
+    """A game from a spec string, e.g. ``"dots_and_boxes:rows=3,cols=3"``."""
+    name, params = parse_spec(spec)
+    game: Game[Any, Any] = build(game_class(name), name, params)
+    return game
+
+
+def agent(spec: str) -> Agent:
+    """An agent from a spec string ``NAME[:key=value,...]``, e.g. ``"rules:p=0.7"``.
+
+    Raises:
+        SpecError: for an unknown agent or option, or a bad value.
+    """
+    name, params = parse_spec(spec)
+    cls = agent_class(name)
+    from_params = getattr(cls, "from_params", None)
+    if from_params is not None:
+        made: Agent = from_params(params)
+        return made
+    built: Agent = build(cls, name, params)
+    return built

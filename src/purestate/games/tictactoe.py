@@ -1,0 +1,261 @@
+"""Tic-tac-toe: the rules, the D4 symmetries, the codec and the board for people.
+
+Moves are squares 0-8 row by row (OpenSpiel's numbering). Player 0 is X and moves first. The
+game has 5,478 reachable positions, so every pure function of a state is memoised: after the
+first visit a step, the legal moves, the result and the canonical form are dict look-ups.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.symmetry import grid_group
+
+_LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),  # columns
+    (0, 4, 8), (2, 4, 6),             # diagonals
+)  # fmt: skip
+LINE_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in _LINES)
+FULL = (1 << 9) - 1
+GROUP = grid_group(3, 3)
+SYMMETRIES: tuple[int, ...] = GROUP.indices
+MARKS = ("X", "O")
+
+
+@frozen(cache_hash=True)
+class State:
+    """A tic-tac-toe position.
+
+    Attributes:
+        x: Bitboard of X's marks (bit i = square i).
+        o: Bitboard of O's marks.
+        to_move: 0 when X is to move, 1 when O is.
+    """
+
+    x: int
+    o: int
+    to_move: int
+
+
+def has_line(bits: int) -> bool:
+    """Whether a bitboard holds three in a row."""
+    return any(bits & m == m for m in LINE_MASKS)
+
+
+def winner(state: State) -> int | None:
+    """0 if X has three in a row, 1 if O has, None otherwise."""
+    if has_line(state.x):
+        return 0
+    if has_line(state.o):
+        return 1
+    return None
+
+
+class _Node:
+    """Everything about one reachable position, computed once."""
+
+    __slots__ = ("canonical", "children", "images", "legal", "over", "returns", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        w = winner(state)
+        filled = state.x | state.o
+        self.over: bool = w is not None or filled == FULL
+        self.legal: tuple[int, ...] = (
+            () if self.over else tuple(i for i in range(9) if not filled >> i & 1)
+        )
+        self.returns: tuple[float, float] = (
+            (0.0, 0.0) if w is None else (1.0, -1.0) if w == 0 else (-1.0, 1.0)
+        )
+        self.children: list[State | None] = [None] * 9
+        self.images: tuple[State, ...] | None = None
+        self.canonical: tuple[State, int] | None = None
+
+
+_NODES: dict[State, _Node] = {}
+
+
+def _valid(state: State) -> str | None:
+    """Why ``state`` is not a reachable position, or None if it is."""
+    x, o = state.x, state.o
+    if not (0 <= x <= FULL and 0 <= o <= FULL) or x & o:
+        return "marks outside the board or two marks on one square"
+    nx, no = x.bit_count(), o.bit_count()
+    if nx - no not in (0, 1):
+        return f"{nx} X and {no} O: X moves first, so X has as many marks as O or one more"
+    if state.to_move != nx - no:
+        return "the player to move does not match the marks on the board"
+    xl, ol = has_line(x), has_line(o)
+    if xl and ol:
+        return "both players have three in a row"
+    if xl and nx == no:
+        return "X has three in a row but O moved after it"
+    if ol and nx != no:
+        return "O has three in a row but X moved after it"
+    return None
+
+
+def _node(state: State) -> _Node:
+    node = _NODES.get(state)
+    if node is None:
+        if not isinstance(state, State):
+            raise IllegalMove(f"not a tic-tac-toe state: {state!r}")
+        why = _valid(state)
+        if why is not None:
+            raise IllegalMove(f"not a reachable tic-tac-toe position: {why}")
+        node = _NODES.setdefault(state, _Node(state))
+    return node
+
+
+@frozen
+class TicTacToe:
+    """Tic-tac-toe on a 3×3 board; X (player 0) moves first."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """Name and bounds."""
+        return GameSpec("tictactoe", 2, 9)
+
+    def initial(self) -> State:
+        """The empty board, X to move."""
+        return _EMPTY
+
+    def to_move(self, state: State) -> int:
+        """0 for X, 1 for O."""
+        return state.to_move
+
+    def legal(self, state: State) -> tuple[int, ...]:
+        """The empty squares in increasing order; () once the game is over."""
+        node = _NODES.get(state)
+        return (node or _node(state)).legal
+
+    def is_over(self, state: State) -> bool:
+        """Three in a row or a full board."""
+        node = _NODES.get(state)
+        return (node or _node(state)).over
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
+        node = _NODES.get(state)
+        return (node or _node(state)).returns
+
+    def step(self, state: State, move: int) -> State:
+        """Put the mover's mark on square ``move``."""
+        node = _NODES.get(state) or _node(state)
+        try:
+            child = node.children[move]
+        except (IndexError, TypeError):
+            raise IllegalMove(f"{move!r} is not a square (squares are 0-8)") from None
+        if child is not None:
+            return child
+        if node.over:
+            raise IllegalMove("the game is over")
+        if move < 0:
+            raise IllegalMove(f"{move!r} is not a square (squares are 0-8)")
+        bit = 1 << move
+        if (state.x | state.o) & bit:
+            raise IllegalMove(f"square {move} is taken")
+        if state.to_move == 0:
+            child = State(state.x | bit, state.o, 1)
+        else:
+            child = State(state.x, state.o | bit, 0)
+        # one shared object per position, so later look-ups hit on identity
+        child = _NODES.setdefault(child, _Node(child)).state
+        node.children[move] = child
+        return child
+
+    @property
+    def symmetries(self) -> tuple[int, ...]:
+        """The 8 elements of D4, identity first."""
+        return SYMMETRIES
+
+    def transform(self, state: State, sym: int) -> State:
+        """The board rotated or reflected by ``sym``."""
+        node = _NODES.get(state) or _node(state)
+        if node.images is None:
+            node.images = tuple(
+                State(GROUP.apply_bits(g, state.x), GROUP.apply_bits(g, state.o), state.to_move)
+                for g in SYMMETRIES
+            )
+        return node.images[sym]
+
+    def transform_move(self, move: int, sym: int) -> int:
+        """The square ``move`` is carried to by ``sym``."""
+        return GROUP.perms[sym][move]
+
+    def inverse(self, sym: int) -> int:
+        """The inverse element."""
+        return GROUP.inverses[sym]
+
+    def canonical(self, state: State) -> tuple[State, int]:
+        """The image whose text key is smallest, and the first symmetry that gives it."""
+        node = _NODES.get(state) or _node(state)
+        if node.canonical is None:
+            best_g = min(SYMMETRIES, key=lambda g: (self.encode(self.transform(state, g)), g))
+            node.canonical = (self.transform(state, best_g), best_g)
+        return node.canonical
+
+    def encode(self, state: State) -> str:
+        """Nine characters row by row: ``X``, ``O`` or ``.``."""
+        return "".join(
+            "X" if state.x >> i & 1 else "O" if state.o >> i & 1 else "." for i in range(9)
+        )
+
+    def decode(self, text: str) -> State:
+        """The position written by ``encode`` (spaces, ``|`` and line breaks are ignored)."""
+        cells = [c for c in text.upper() if c not in " |\n\t/-+"]
+        cells = ["." if c in "_ " else c for c in cells]
+        if len(cells) != 9 or any(c not in "XO." for c in cells):
+            raise ParseError(f"{text!r} is not a board: expected 9 of X, O or '.'")
+        x = sum(1 << i for i, c in enumerate(cells) if c == "X")
+        o = sum(1 << i for i, c in enumerate(cells) if c == "O")
+        state = State(x, o, x.bit_count() - o.bit_count())
+        why = _valid(state)
+        if why is not None:
+            raise ParseError(f"{text!r} is not a reachable position: {why}")
+        return state
+
+    def render(self, state: State) -> str:
+        """The board beside a guide to the free squares' numbers."""
+        rows = []
+        for r in range(3):
+            marks = []
+            guide = []
+            for c in range(3):
+                i = 3 * r + c
+                if state.x >> i & 1:
+                    marks.append("X")
+                    guide.append(" ")
+                elif state.o >> i & 1:
+                    marks.append("O")
+                    guide.append(" ")
+                else:
+                    marks.append(".")
+                    guide.append(str(i))
+            rows.append(f" {' | '.join(marks)}      {' | '.join(guide)}")
+        sep = "---+---+---    ---+---+---"
+        return f"\n{sep}\n".join(rows)
+
+    def parse_move(self, state: State, text: str) -> int:
+        """A square number 0-8 (row by row, as the guide beside the board shows)."""
+        t = text.strip()
+        if not t.isdigit():
+            raise ParseError(f"{t!r} is not a square: type a number from 0 to 8")
+        move = int(t)
+        if move > 8:
+            raise ParseError(f"{move} is not a square: type a number from 0 to 8")
+        if move not in self.legal(state):
+            if self.is_over(state):
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"square {move} is taken")
+        return move
+
+    def format_move(self, move: int) -> str:
+        """The square number."""
+        return str(move)
+
+
+_EMPTY = State(0, 0, 0)
+_NODES[_EMPTY] = _Node(_EMPTY)

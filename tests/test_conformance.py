@@ -1,0 +1,125 @@
+"""The conformance suite every registered game passes (like pgx's api_test and OpenSpiel's
+random_sim_test): random playouts through the public API, checking the protocol's promises."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import purestate
+from purestate.core import keys
+from purestate.core.game import Game, IllegalMove
+
+
+def _cases() -> list[tuple[str, dict[str, Any]]]:
+    cases: list[tuple[str, dict[str, Any]]] = []
+    for name in purestate.games():
+        cls = purestate.core.registry.game_class(name)
+        for params in getattr(cls, "conformance_params", ({},)):
+            cases.append((name, dict(params)))
+    return cases
+
+
+CASES = _cases()
+IDS = [n + "".join(f"-{k}={v}" for k, v in p.items()) for n, p in CASES]
+GAMES_PER_CASE = 12
+
+
+def _random_game(game: Game[Any, Any], k: keys.Key) -> list[Any]:
+    state = game.initial()
+    states = [state]
+    ply = 0
+    while not game.is_over(state):
+        moves = game.legal(state)
+        state = game.step(state, keys.choice(keys.fold_in(k, ply), moves))
+        states.append(state)
+        ply += 1
+    return states
+
+
+@pytest.fixture(params=CASES, ids=IDS)
+def game(request: pytest.FixtureRequest) -> Game[Any, Any]:
+    name, params = request.param
+    return purestate.make(name, **params)
+
+
+def test_spec_names_the_game(game: Game[Any, Any]) -> None:
+    assert game.spec.name in purestate.games()
+    assert game.spec.num_players == 2
+
+
+def test_playouts_keep_the_protocol(game: Game[Any, Any]) -> None:
+    for i in range(GAMES_PER_CASE):
+        states = _random_game(game, keys.key(i))
+        assert len(states) - 1 <= game.spec.max_length
+        for s in states:
+            over = game.is_over(s)
+            assert (len(game.legal(s)) == 0) == over
+            if not over:
+                assert game.to_move(s) in (0, 1)
+                assert len(set(game.legal(s))) == len(game.legal(s))
+        r = game.returns(states[-1])
+        assert len(r) == 2
+        if game.spec.zero_sum:
+            assert r[0] + r[1] == pytest.approx(0.0)
+        if game.spec.outcomes is not None:
+            assert r[0] in game.spec.outcomes
+
+
+def test_encode_decode_round_trip(game: Game[Any, Any]) -> None:
+    for i in range(GAMES_PER_CASE):
+        for s in _random_game(game, keys.key(100 + i)):
+            text = game.encode(s)
+            assert isinstance(text, str)
+            back = game.decode(text)
+            assert back == s
+            assert hash(back) == hash(s)
+            assert game.encode(back) == text
+
+
+def test_symmetries_commute_with_the_rules(game: Game[Any, Any]) -> None:
+    syms = game.symmetries
+    assert syms[0] == 0
+    for i in range(max(2, GAMES_PER_CASE // 3)):
+        for s in _random_game(game, keys.key(200 + i)):
+            rep, g = game.canonical(s)
+            assert game.transform(s, g) == rep
+            assert game.canonical(rep)[0] == rep
+            for h in syms:
+                img = game.transform(s, h)
+                assert game.transform(img, game.inverse(h)) == s
+                assert game.canonical(img)[0] == rep
+                assert game.is_over(img) == game.is_over(s)
+                assert game.returns(img) == game.returns(s)
+                if game.is_over(s):
+                    continue
+                assert game.to_move(img) == game.to_move(s)
+                moved = {game.transform_move(m, h) for m in game.legal(s)}
+                assert moved == set(game.legal(img))
+                m = game.legal(s)[0]
+                assert game.step(img, game.transform_move(m, h)) == game.transform(
+                    game.step(s, m), h
+                )
+
+
+def test_same_key_same_game(game: Game[Any, Any]) -> None:
+    rnd = purestate.agent("random")
+    a = purestate.play(game, (rnd, rnd), (None, None), keys.key(7))
+    b = purestate.play(game, (rnd, rnd), (None, None), keys.key(7))
+    assert a == b
+    assert purestate.replay(game, a.moves) == a
+
+
+def test_terminal_and_illegal_moves_are_refused(game: Game[Any, Any]) -> None:
+    final = _random_game(game, keys.key(300))[-1]
+    first = game.initial()
+    with pytest.raises(IllegalMove):
+        game.step(final, game.legal(first)[0])
+
+
+def test_render_and_move_text(game: Game[Any, Any]) -> None:
+    s = game.initial()
+    assert isinstance(game.render(s), str) and game.render(s)
+    for m in game.legal(s):
+        assert game.parse_move(s, game.format_move(m)) == m
