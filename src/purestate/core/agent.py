@@ -75,3 +75,26 @@ class FixedPolicy:
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
         """Nothing to learn: the table comes back as it was."""
         return table
+
+
+@runtime_checkable
+class Persistent(Protocol):
+    """A learner whose table can be saved as JSON (``io.tables`` writes the file envelope).
+
+    ``table_to_json`` returns plain JSON data (dicts with str keys, lists, numbers, strings);
+    ``table_from_json`` is its inverse and raises ``ValueError`` with a clear message on data that
+    does not fit. ``table_format`` names the format and version, e.g. ``"purestate.menace/1"``.
+    """
+
+    @property
+    def table_format(self) -> str:
+        """The format name and version written into the file."""
+        ...
+
+    def table_to_json(self, game: Game[Any, Any], table: Any) -> Any:
+        """The table as JSON-ready data."""
+        ...
+
+    def table_from_json(self, game: Game[Any, Any], data: Any) -> Any:
+        """The table from data written by ``table_to_json``."""
+        ...

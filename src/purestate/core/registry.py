@@ -7,6 +7,7 @@ command line share. A game or agent class is an attrs class; its fields are its 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from typing import Any
 
 from purestate.core.agent import Agent
@@ -25,6 +26,12 @@ _AGENTS: dict[str, str] = {
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
 }
+
+
+# name -> "module:function". Evaluations injected into search (``alphabeta:eval=voronoi``):
+# ``evaluate(game, state) -> float``, the value for player 0, strictly inside (-1, 1) so that a
+# proven win or loss always outranks a heuristic estimate.
+_EVALUATIONS: dict[str, str] = {}
 
 
 def _load(path: str) -> Any:
@@ -56,6 +63,20 @@ def agent_class(name: str) -> type:
         raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
     cls: type = _load(_AGENTS[name])
     return cls
+
+
+def evaluations() -> tuple[str, ...]:
+    """The names of the registered evaluations."""
+    return tuple(_EVALUATIONS)
+
+
+def evaluation(name: str) -> Callable[[Game[Any, Any], Any], float]:
+    """The evaluation function called ``name``."""
+    if name not in _EVALUATIONS:
+        known = ", ".join(_EVALUATIONS) or "none"
+        raise SpecError(f"unknown evaluation {name!r} (evaluations: {known})")
+    fn: Callable[[Game[Any, Any], Any], float] = _load(_EVALUATIONS[name])
+    return fn
 
 
 def make(name: str, **params: Any) -> Game[Any, Any]:

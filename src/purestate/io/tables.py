@@ -1,0 +1,95 @@
+"""Learned tables as versioned JSON files (shell side).
+
+A table file is one JSON object: ``format`` (the agent's format and version, e.g.
+``purestate.menace/1``), ``game`` (the game's spec name), ``agent`` (the spec string that made
+it), ``seat``, ``games`` (how many training games it has seen), and the agent's own data at the
+top level (MENACE: ``boxes``). A file of the wrong format, game or version is refused with one line
+naming the file and what is wrong; nothing is ever written over it by a failed load.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.agent import Agent, Persistent
+from purestate.core.game import Game
+from purestate.io.files import FileFormatError, read_json, write_json
+
+_RESERVED = ("format", "game", "agent", "seat", "games")
+
+
+@frozen
+class TableFile:
+    """A loaded table and what the file says about it."""
+
+    table: Any
+    agent: str
+    seat: int
+    games: int
+
+
+def persistent(agent: Agent) -> Persistent:
+    """The agent as a ``Persistent`` learner, or a FileFormatError saying it has no table file."""
+    if not isinstance(agent, Persistent):
+        raise FileFormatError(f"agent {agent.spec!r} has no table to save or load")
+    return agent
+
+
+def table_json(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games: int) -> Any:
+    """The JSON document for a table."""
+    p = persistent(agent)
+    body = p.table_to_json(game, table)
+    if not isinstance(body, dict) or any(k in body for k in _RESERVED):
+        raise TypeError(f"{agent.spec}: table_to_json must return a dict without {_RESERVED}")
+    return {
+        "format": p.table_format,
+        "game": game.spec.name,
+        "agent": agent.spec,
+        "seat": seat,
+        "games": games,
+        **body,
+    }
+
+
+def save_table(
+    path: Path, game: Game[Any, Any], agent: Agent, table: Any, seat: int, games: int
+) -> None:
+    """Write a table file atomically."""
+    write_json(path, table_json(game, agent, table, seat, games))
+
+
+def load_table(path: Path, game: Game[Any, Any], agent: Agent) -> TableFile:
+    """Read a table file written for ``agent``'s format and ``game``.
+
+    Raises:
+        FileFormatError: one line naming the file and what is wrong.
+    """
+    p = persistent(agent)
+    data = read_json(path)
+    if not isinstance(data, dict) or "format" not in data:
+        raise FileFormatError(f"{path}: not a purestate table file (no 'format' field)")
+    fmt = data["format"]
+    want = p.table_format
+    if fmt != want:
+        fam, _, ver = str(fmt).rpartition("/")
+        wfam, _, wver = want.rpartition("/")
+        if fam == wfam:
+            raise FileFormatError(f"{path}: format version {ver} is not supported (need {wver})")
+        raise FileFormatError(f"{path}: a {fmt!r} table, but {agent.spec!r} needs {want!r}")
+    if data.get("game") != game.spec.name:
+        raise FileFormatError(
+            f"{path}: a table for {data.get('game')!r}, not for {game.spec.name!r}"
+        )
+    seat = data.get("seat", 0)
+    games = data.get("games", 0)
+    if seat not in (0, 1) or not isinstance(games, int) or games < 0:
+        raise FileFormatError(f"{path}: bad 'seat' or 'games' field")
+    body = {k: v for k, v in data.items() if k not in _RESERVED}
+    try:
+        table = p.table_from_json(game, body)
+    except (ValueError, KeyError, TypeError) as e:
+        raise FileFormatError(f"{path}: {e}") from None
+    return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
