@@ -1,1 +1,53 @@
-"""purestate.solve."""
+"""Exact solvers: the value of every position under perfect play.
+
+``solve(game)`` returns a ``Solution`` for a game small enough to solve. Games with a faster
+special-purpose solver register it in ``_SOLVERS`` (one line); every other game gets the generic
+memoised minimax of ``purestate.solve.minimax``. Results are memoised per game value: solving is a
+pure function of the game, so a second call in the same process is free. The shell may seed the
+memo with a solution it loaded from a disk cache (``remember``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol, runtime_checkable
+
+from purestate.core.game import Game
+
+
+@runtime_checkable
+class Solution(Protocol):
+    """Exact values of a solved game."""
+
+    def value(self, state: Any) -> float:
+        """The return player 0 gets from ``state`` when both sides play perfectly."""
+        ...
+
+    def distance(self, state: Any) -> int | None:
+        """Plies to the end when the winner hurries and the loser delays; None if not tracked."""
+        ...
+
+
+# game name -> "module:function(game) -> Solution"
+_SOLVERS: dict[str, str] = {}
+_MEMO: dict[Game[Any, Any], Solution] = {}
+
+
+def solver_for(game: Game[Any, Any]) -> str:
+    """The ``module:function`` that solves ``game``."""
+    return _SOLVERS.get(game.spec.name, "purestate.solve.minimax:solve_exhaustive")
+
+
+def solve(game: Game[Any, Any]) -> Solution:
+    """The exact solution of ``game`` (memoised per game)."""
+    sol = _MEMO.get(game)
+    if sol is None:
+        module, _, fn = solver_for(game).partition(":")
+        sol = getattr(importlib.import_module(module), fn)(game)
+        _MEMO[game] = sol
+    return sol
+
+
+def remember(game: Game[Any, Any], solution: Solution) -> None:
+    """Seed the memo with a solution computed earlier (e.g. loaded from a disk cache)."""
+    _MEMO[game] = solution
