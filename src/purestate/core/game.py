@@ -52,6 +52,10 @@ class Game(Protocol[S, M]):
     Xtreme bonus move give the same player another move.
     """
 
+    def __hash__(self) -> int:
+        """Games are frozen values: hashable, so pure functions of a game can be memoised."""
+        ...
+
     @property
     def spec(self) -> GameSpec:
         """Facts about the game (name, bounds, zero-sum)."""

@@ -1,0 +1,345 @@
+"""MENACE, Michie's Matchbox Educable Noughts And Crosses Engine, for any small game.
+
+One matchbox per position MENACE can face, keyed by the canonical form of the position (so
+positions equal up to a symmetry share a box). A box holds beads for legal moves; MENACE draws a
+bead at random and plays its move. After the game every box used gets ``incentives`` beads of the
+colour drawn: by default +3 for a win, +1 for a draw, -1 for a loss.
+
+Michie's configuration (the default, ``preset=michie``) gives exactly 304 boxes on tic-tac-toe
+when MENACE plays first: boxes for the positions it faces on its 1st/3rd/5th/7th move, the
+forced last move played automatically, finished games skipped (1 + 12 + 108 + 183). Initial
+beads are 4/3/2/1 by MENACE's move number. ``preset=scroggs`` is Matthew Scroggs' online MENACE:
+8/4/2/1 beads and one bead colour per symmetry-distinct move.
+
+When a box is empty MENACE follows ``empty``: ``resign`` (Scroggs; the game is a loss, the earlier
+moves are punished, and an empty *first* box means MENACE refuses to play), ``refill`` (the box
+is refilled with its initial beads, as skeeto's menace-lua does) or ``floor`` (a bead count never
+drops below 1, so a box never empties).
+
+The table is a ``MenaceTable``: a pyrsistent map from box key to a map from move to bead count.
+``learn`` returns a new table and leaves its input untouched.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Any, ClassVar, Literal
+
+from attrs import evolve, field, fields, frozen
+from pyrsistent import PMap, pmap
+
+from purestate.core.agent import Decision
+from purestate.core.episode import Episode
+from purestate.core.game import Game
+from purestate.core.keys import Key, weighted_index
+from purestate.core.spec import SpecError, build, format_spec
+
+Preset = Literal["michie", "scroggs"]
+SymmetricMoves = Literal["dedupe", "all"]
+EmptyPolicy = Literal["resign", "refill", "floor"]
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "michie": {"beads": (4, 3, 2, 1), "symmetric_moves": "all"},
+    "scroggs": {"beads": (8, 4, 2, 1), "symmetric_moves": "dedupe"},
+}
+
+
+@frozen
+class Box:
+    """A matchbox as generated: where it stands and the moves that get beads.
+
+    Attributes:
+        key: The encoded canonical position.
+        stage: MENACE's move number in this position (1 for its first move).
+        moves: The moves (in the canonical frame) that hold beads.
+        orbit: For every legal move of the canonical position, the move of ``moves`` whose
+            bead stands for it (itself unless ``symmetric_moves=dedupe`` merged it).
+    """
+
+    key: str
+    stage: int
+    moves: tuple[Any, ...]
+    orbit: PMap[Any, Any]
+
+
+def _as_pmap(boxes: Any) -> PMap[str, PMap[Any, int]]:
+    return boxes if isinstance(boxes, PMap) else pmap({k: pmap(v) for k, v in boxes.items()})
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def box_key(game: Game[Any, Any], state: Any) -> tuple[str, int]:
+    """The key of the box for ``state`` and the symmetry that maps ``state`` to it (memoised)."""
+    rep, g = game.canonical(state)
+    return game.encode(rep), g
+
+
+@frozen
+class MenaceTable:
+    """MENACE's matchboxes.
+
+    Attributes:
+        seat: The player MENACE plays (0 moves first).
+        boxes: Box key -> (move -> bead count); moves are in the canonical frame.
+    """
+
+    seat: int
+    boxes: PMap[str, PMap[Any, int]] = field(converter=_as_pmap)
+
+    @property
+    def beads(self) -> int:
+        """The number of beads in all boxes."""
+        return sum(sum(b.values()) for b in self.boxes.values())
+
+
+@functools.lru_cache(maxsize=32)
+def matchboxes(
+    game: Game[Any, Any], seat: int, include_forced: bool, dedupe: bool
+) -> tuple[Box, ...]:
+    """Every box a MENACE playing ``seat`` needs, in breadth-first order.
+
+    A box is made for each canonical, non-terminal position reachable from the start where
+    ``seat`` is to move and more than one move is legal (any number with ``include_forced``).
+    Pure and memoised: the result depends only on its arguments.
+    """
+    start = game.initial()
+    # the stage of a position is 1 + the number of moves ``seat`` made to reach it
+    stage_of: dict[Any, int] = {start: 1}
+    queue = deque([start])
+    boxes: dict[str, Box] = {}
+    while queue:
+        s = queue.popleft()
+        if game.is_over(s):
+            continue
+        legal = game.legal(s)
+        mover = game.to_move(s)
+        stage = stage_of[s]
+        if mover == seat and (include_forced or len(legal) > 1):
+            rep, _ = game.canonical(s)
+            k = game.encode(rep)
+            if k not in boxes:
+                boxes[k] = _box(game, rep, k, stage, dedupe)
+        nxt_stage = stage + 1 if mover == seat else stage
+        for m in legal:
+            c = game.step(s, m)
+            if c not in stage_of:
+                stage_of[c] = nxt_stage
+                queue.append(c)
+    return tuple(boxes.values())
+
+
+def _box(game: Game[Any, Any], rep: Any, key: str, stage: int, dedupe: bool) -> Box:
+    legal = game.legal(rep)
+    if not dedupe:
+        return Box(key, stage, legal, pmap({m: m for m in legal}))
+    stabiliser = [g for g in game.symmetries if game.transform(rep, g) == rep]
+    orbit: dict[Any, Any] = {}
+    reps: list[Any] = []
+    for m in legal:
+        if m in orbit:
+            continue
+        images = {game.transform_move(m, g) for g in stabiliser}
+        reps.append(m)
+        for i in images:
+            orbit[i] = m
+    return Box(key, stage, tuple(reps), pmap(orbit))
+
+
+@functools.lru_cache(maxsize=32)
+def _box_index(
+    game: Game[Any, Any], seat: int, include_forced: bool, dedupe: bool
+) -> dict[str, Box]:
+    return {b.key: b for b in matchboxes(game, seat, include_forced, dedupe)}
+
+
+@frozen
+class Menace:
+    """MENACE's configuration (its options as spec-string fields).
+
+    Attributes:
+        preset: ``michie`` (4/3/2/1 beads on every legal move) or ``scroggs`` (8/4/2/1 beads, one
+            colour per symmetry-distinct move). Options given explicitly override the preset.
+        beads: Initial beads per move, by MENACE's move number (the last value repeats).
+        incentives: Beads added for a win, a draw and a loss (the loss is usually negative).
+        symmetric_moves: ``dedupe`` merges moves equal under the position's symmetries into one
+            bead colour; ``all`` gives every legal move its own beads.
+        include_forced: Also make boxes for positions with a single legal move (338 boxes on
+            tic-tac-toe instead of 304).
+        empty: What an empty box means: ``resign``, ``refill`` or ``floor``.
+    """
+
+    preset: Preset = "michie"
+    beads: tuple[int, ...] = (4, 3, 2, 1)
+    incentives: tuple[int, int, int] = (3, 1, -1)
+    symmetric_moves: SymmetricMoves = "all"
+    include_forced: bool = False
+    empty: EmptyPolicy = "resign"
+
+    learns: ClassVar[bool] = True
+    # a MENACE for the second player needs boxes of its own (289 on tic-tac-toe), so self-play
+    # pits two MENACEs with separate tables, as Scroggs' MENACE2
+    selfplay_tables: ClassVar[str] = "separate"
+    table_format: ClassVar[str] = "purestate.menace/1"
+
+    def __attrs_post_init__(self) -> None:
+        if not self.beads or any(b < 0 for b in self.beads) or self.beads[0] == 0:
+            raise ValueError(
+                f"beads must be non-negative with a positive first stage: {self.beads}"
+            )
+
+    @classmethod
+    def from_params(cls, params: dict[str, str]) -> Menace:
+        """Build from spec options; ``preset`` sets the defaults the other options override."""
+        preset = params.get("preset", "michie")
+        if preset not in _PRESETS:
+            raise SpecError(
+                f"menace option 'preset' must be one of michie, scroggs; got {preset!r}"
+            )
+        base: Menace = build(cls, "menace", params)
+        overrides = {k: v for k, v in _PRESETS[preset].items() if k not in params}
+        return evolve(base, **overrides)
+
+    @property
+    def spec(self) -> str:
+        """``menace:preset=...`` plus the options that differ from the preset."""
+        preset_default = evolve(Menace(), preset=self.preset, **_PRESETS[self.preset])
+        differing = {
+            f.name: getattr(self, f.name)
+            for f in fields(Menace)
+            if f.name != "preset" and getattr(self, f.name) != getattr(preset_default, f.name)
+        }
+        rest = format_spec("menace", evolve(Menace(), **differing), always=tuple(differing))
+        parts = [f"preset={self.preset}", *filter(None, rest.partition(":")[2].split(","))]
+        return "menace:" + ",".join(parts)
+
+    @property
+    def dedupe(self) -> bool:
+        """Whether symmetric moves share a bead colour."""
+        return self.symmetric_moves == "dedupe"
+
+    def boxes_for(self, game: Game[Any, Any], seat: int) -> tuple[Box, ...]:
+        """The matchboxes this configuration needs to play ``seat``."""
+        return matchboxes(game, seat, self.include_forced, self.dedupe)
+
+    def stage_beads(self, stage: int) -> int:
+        """Initial beads per move in a box of MENACE's move number ``stage``."""
+        return self.beads[min(stage, len(self.beads)) - 1]
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> MenaceTable:
+        """Fresh boxes: ``stage_beads`` beads for each move, by stage."""
+        boxes = {
+            b.key: pmap({m: self.stage_beads(b.stage) for m in b.moves})
+            for b in self.boxes_for(game, seat)
+        }
+        return MenaceTable(seat, pmap(boxes))
+
+    def act(self, game: Game[Any, Any], table: MenaceTable, state: Any, key: Key) -> Decision[Any]:
+        """Draw a bead from the position's box (or play a forced move, or resign)."""
+        legal = game.legal(state)
+        k, g = box_key(game, state)
+        box = table.boxes.get(k)
+        if box is None:
+            if len(legal) == 1:
+                return Decision(legal[0])
+            raise ValueError(
+                f"MENACE has no matchbox for position {k} "
+                f"(is this table for player {game.to_move(state)}?)"
+            )
+        moves = tuple(box)
+        counts = [box[m] for m in moves]
+        if sum(counts) == 0:
+            if self.empty != "refill":
+                return Decision(None)
+            stage = _box_index(game, table.seat, self.include_forced, self.dedupe)[k].stage
+            counts = [self.stage_beads(stage)] * len(moves)
+        chosen = moves[weighted_index(key, counts)]
+        return Decision(game.transform_move(chosen, game.inverse(g)))
+
+    def greedy(self, game: Game[Any, Any], table: MenaceTable, state: Any) -> Any:
+        """The move with the most beads (the first such move on ties); None for an empty box."""
+        legal = game.legal(state)
+        k, g = box_key(game, state)
+        box = table.boxes.get(k)
+        if box is None:
+            return legal[0] if len(legal) == 1 else None
+        if not box or max(box.values()) == 0:
+            return None
+        best = max(box, key=box.__getitem__)
+        return game.transform_move(best, game.inverse(g))
+
+    def learn(
+        self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
+    ) -> MenaceTable:
+        """Add the outcome's incentive to the drawn bead's colour in every box used."""
+        win, draw, loss = self.incentives
+        outcome = episode.outcome(seat)
+        delta = win if outcome > 0 else loss if outcome < 0 else draw
+        floor = 1 if self.empty == "floor" else 0
+        index = None
+        boxes = table.boxes
+        ev = boxes.evolver()
+        for state, move, mover in zip(episode.states, episode.moves, episode.movers, strict=False):
+            if mover != seat:
+                continue
+            k, g = box_key(game, state)
+            if k not in boxes:
+                continue  # a forced move: no box
+            box = ev[k]
+            if index is None:
+                index = _box_index(game, table.seat, self.include_forced, self.dedupe)
+            info = index.get(k)
+            canon = game.transform_move(move, g)
+            if info is not None:
+                canon = info.orbit.get(canon, canon)
+            if canon not in box:
+                continue  # a move this box has no bead colour for (not MENACE's own choice)
+            if self.empty == "refill" and sum(box.values()) == 0 and info is not None:
+                box = pmap({m: self.stage_beads(info.stage) for m in box})
+            ev[k] = box.set(canon, max(floor, box[canon] + delta))
+        return MenaceTable(table.seat, ev.persistent())
+
+    def supports_seat(self, table: MenaceTable, seat: int) -> bool:
+        """A MENACE table holds boxes for one seat only."""
+        return table.seat == seat
+
+    def table_to_json(self, game: Game[Any, Any], table: MenaceTable) -> dict[str, Any]:
+        """``boxes``: position -> {"stage": n, "beads": {move: count}}, in breadth-first order."""
+        index = _box_index(game, table.seat, self.include_forced, self.dedupe)
+        order = {k: i for i, k in enumerate(index)}
+        out: dict[str, Any] = {}
+        for k in sorted(table.boxes, key=lambda k: (order.get(k, len(order)), k)):
+            box = table.boxes[k]
+            stage = index[k].stage if k in index else None
+            out[k] = {
+                "stage": stage,
+                "beads": {game.format_move(m): n for m, n in sorted(box.items())},
+            }
+        return {"config": self.spec, "boxes": out}
+
+    def table_from_json(self, game: Game[Any, Any], data: dict[str, Any]) -> MenaceTable:
+        """Read ``boxes`` back, checking every position and move."""
+        raw = data.get("boxes")
+        if not isinstance(raw, dict) or not raw:
+            raise ValueError("no 'boxes' object")
+        boxes: dict[str, PMap[Any, int]] = {}
+        for k, entry in raw.items():
+            state = game.decode(k)
+            if game.is_over(state):
+                raise ValueError(f"box {k}: the game is already over in that position")
+            beads = entry.get("beads") if isinstance(entry, dict) else None
+            if not isinstance(beads, dict):
+                raise ValueError(f"box {k}: no 'beads' object")
+            legal = set(game.legal(state))
+            box: dict[Any, int] = {}
+            for mt, n in beads.items():
+                m = game.parse_move(state, mt)
+                if m not in legal:
+                    raise ValueError(f"box {k}: move {mt} is not legal there")
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    raise ValueError(f"box {k}: bead count {n!r} is not a whole number ≥ 0")
+                box[m] = n
+            boxes[k] = pmap(box)
+        seats = {game.to_move(game.decode(k)) for k in boxes}
+        if len(seats) != 1:
+            raise ValueError("the boxes mix positions of both players")
+        return MenaceTable(seats.pop(), pmap(boxes))

@@ -1,0 +1,145 @@
+"""A self-play training run as a value: what to train, against what, and its summary.
+
+``Selfplay`` names the game, the learner, the opponent, the learner's seat and the seed. It builds
+the agents and tables and hands out the lazy ``train`` fold; the shell decides how many games to
+take, shows progress and writes files. ``summarize`` turns the outcomes into the figures a user
+reads (W/D/L per block, resignations, Scroggs' cumulative bead change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.agent import Agent
+from purestate.core.episode import Episode
+from purestate.core.game import Game
+from purestate.core.keys import key
+from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
+from purestate.core.registry import agent, make_spec
+from purestate.core.spec import SpecError
+
+SELF = "self"
+
+
+@frozen
+class Selfplay:
+    """A training run: ``agent`` (at ``seat``) learns against ``opponent`` on ``game``.
+
+    Attributes:
+        game: Game spec string.
+        agent: The learner's spec string.
+        opponent: The opponent's spec string, or ``"self"``: the learner plays a copy of itself that
+            learns too (one shared table for TD learners; a second MENACE with its own boxes).
+        seat: The learner's seat (0 moves first).
+        seed: The experiment seed; game ``i`` is played with ``fold_in(key(seed), i)``.
+    """
+
+    game: str = "tictactoe"
+    agent: str = "menace"
+    opponent: str = "rules:p=0.7"
+    seat: int = 0
+    seed: int = 0
+
+    def make_game(self) -> Game[Any, Any]:
+        """The game."""
+        return make_spec(self.game)
+
+    def agents(self) -> tuple[Agent, Agent]:
+        """(learner, opponent)."""
+        learner = agent(self.agent)
+        opp = learner if self.opponent == SELF else agent(self.opponent)
+        return learner, opp
+
+    @property
+    def shared(self) -> bool:
+        """Whether both seats learn on one table (self-play of a TD learner)."""
+        learner, _ = self.agents()
+        return self.opponent == SELF and getattr(learner, "selfplay_tables", "shared") == "shared"
+
+    def seats(self) -> tuple[Agent, Agent]:
+        """The agents in seat order."""
+        learner, opp = self.agents()
+        return (learner, opp) if self.seat == 0 else (opp, learner)
+
+    def learning(self) -> tuple[bool, bool]:
+        """Which seats learn: the learner, and an opponent that is itself a learner."""
+        learner, opp = self.agents()
+        if not learner.learns:
+            raise SpecError(f"agent {learner.spec!r} does not learn; use `evaluate` to play it")
+        flags = [False, False]
+        flags[self.seat] = True
+        flags[1 - self.seat] = opp.learns
+        return flags[0], flags[1]
+
+    def initial_tables(self, game: Game[Any, Any]) -> tuple[Any, Any]:
+        """Fresh tables for both seats."""
+        a0, a1 = self.seats()
+        if self.shared:
+            t = a0.initial_table(game, 0)
+            return t, t
+        return a0.initial_table(game, 0), a1.initial_table(game, 1)
+
+    def run(
+        self, game: Game[Any, Any], tables: tuple[Any, Any], start: int = 0
+    ) -> Iterator[TrainStep]:
+        """The lazy training fold from game number ``start`` with ``tables``."""
+        return train(
+            game,
+            self.seats(),
+            tables,
+            key(self.seed),
+            learning=self.learning(),
+            shared=self.shared,
+            start=start,
+        )
+
+
+def game_record(game: Game[Any, Any], index: int, seed: int, ep: Episode, seat: int) -> Any:
+    """One line of games.jsonl: enough to replay the game exactly."""
+    return {
+        "index": index,
+        "seed": seed,
+        "moves": list(ep.moves),
+        "returns": list(ep.returns),
+        "resigned": ep.resigned,
+        "result": ("win", "draw", "loss")[1 - ep.outcome(seat)],
+    }
+
+
+def refused(ep: Episode, seat: int) -> bool:
+    """Whether ``seat`` resigned before making any move (MENACE's empty first box)."""
+    return ep.resigned == seat and seat not in ep.movers
+
+
+def summarize(
+    run: Selfplay,
+    outcomes: Sequence[int],
+    resigned: int,
+    refusals: int,
+    first_refusal: int | None,
+    block: int,
+    start: int = 0,
+) -> dict[str, Any]:
+    """The figures of a run: W/D/L overall and per block, resignations, the bead-change curve."""
+    total = tally(outcomes)
+    curve = cumulative_incentive(outcomes)
+    return {
+        "game": run.game,
+        "agent": run.agent,
+        "opponent": run.opponent,
+        "seat": ("first", "second")[run.seat],
+        "seed": run.seed,
+        "first_game": start,
+        "games": len(outcomes),
+        **total.as_dict(),
+        "resigned": resigned,
+        "refused": refusals,
+        "first_refusal": first_refusal,
+        "last_loss": last_loss(outcomes),
+        "block": block,
+        "blocks": [b.as_dict() for b in blocks(outcomes, block)] if outcomes else [],
+        "bead_change": curve[-1] if curve else 0,
+    }

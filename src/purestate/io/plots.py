@@ -1,0 +1,58 @@
+"""Pictures of results (shell side): learning curves as PNG files, drawn with matplotlib."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def learning_curve(
+    path: Path,
+    blocks: Sequence[dict[str, int]],
+    block: int,
+    bead_change: Sequence[int],
+    title: str,
+) -> None:
+    """Write a two-panel PNG: W/D/L rate per block, and Scroggs' cumulative 3W + D − L.
+
+    Args:
+        path: The PNG file to write.
+        blocks: Per block of games, ``{"wins", "draws", "losses"}``.
+        block: Games per block (for the x axis).
+        bead_change: The cumulative +3/+1/−1 curve, one value per game.
+        title: The figure title (agent vs opponent).
+    """
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 7), sharex=False)
+    xs = [(i + 1) * block for i in range(len(blocks))]
+    for name, colour in (("wins", "tab:green"), ("draws", "tab:blue"), ("losses", "tab:red")):
+        ys = [b[name] / max(1, b["wins"] + b["draws"] + b["losses"]) for b in blocks]
+        ax1.plot(xs, ys, marker="o", markersize=3, label=name, color=colour)
+    ax1.set_ylim(0, 1)
+    ax1.set_ylabel(f"rate per block of {block} games")
+    ax1.legend(loc="center right")
+    ax1.grid(alpha=0.3)
+    ax1.set_title(title)
+    ax2.plot(range(1, len(bead_change) + 1), bead_change, color="tab:purple")
+    ax2.set_xlabel("games")
+    ax2.set_ylabel("cumulative 3·wins + draws − losses")
+    ax2.grid(alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def close_all() -> None:
+    """Release every open figure (for long-running shells)."""
+    plt.close("all")
+
+
+__all__: Any = ["close_all", "learning_curve"]

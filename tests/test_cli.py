@@ -1,0 +1,130 @@
+"""The command line through typer's CliRunner: outputs, files, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from purestate.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def test_selfplay_writes_the_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, text = run("selfplay", "--opponent", "random", "--games", "120", "--out", str(out))
+    assert code == 0, text
+    for name in ("table.json", "games.jsonl", "summary.json", "learning_curve.png"):
+        assert (out / name).exists()
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 120 and summary["seed"] == 0
+    assert summary["wins"] + summary["draws"] + summary["losses"] == 120
+    assert summary["agent"] == "menace" and summary["opponent"] == "random"
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 120 and json.loads(lines[0])["index"] == 0
+    table = json.loads((out / "table.json").read_text())
+    assert len(table["boxes"]) == 304 and table["games"] == 120
+
+
+def test_selfplay_resume_continues_the_same_games(tmp_path: Path) -> None:
+    whole, first, rest = tmp_path / "whole", tmp_path / "first", tmp_path / "rest"
+    base = ["selfplay", "--opponent", "random", "--seed", "3", "--no-plot", "--json"]
+    assert run(*base, "--games", "80", "--out", str(whole))[0] == 0
+    assert run(*base, "--games", "50", "--out", str(first))[0] == 0
+    code, text = run(
+        *base, "--games", "30", "--out", str(rest), "--resume", str(first / "table.json")
+    )
+    assert code == 0, text
+    whole_lines = (whole / "games.jsonl").read_text().splitlines()
+    split = (first / "games.jsonl").read_text().splitlines()
+    split += (rest / "games.jsonl").read_text().splitlines()
+    assert split == whole_lines
+    a = json.loads((whole / "table.json").read_text())
+    b = json.loads((rest / "table.json").read_text())
+    assert a["boxes"] == b["boxes"] and b["games"] == 80
+
+
+def test_selfplay_menace_against_itself(tmp_path: Path) -> None:
+    out = tmp_path / "self"
+    code, text = run(
+        "selfplay", "--opponent", "self", "--games", "40", "--out", str(out), "--no-plot"
+    )
+    assert code == 0, text
+    assert json.loads((out / "opponent_table.json").read_text())["seat"] == 1
+
+
+def test_evaluate_json_has_both_seats() -> None:
+    code, text = run(
+        "evaluate", "--agent", "random", "--opponent", "random", "--games", "50", "--json"
+    )
+    assert code == 0, text
+    data = json.loads(text)
+    for seat in ("first", "second"):
+        assert sum(data[seat][k] for k in ("wins", "draws", "losses")) == 50
+
+
+def test_evaluate_a_saved_menace_table(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run("selfplay", "--opponent", "random", "--games", "30", "--out", str(out))[0] == 0
+    code, text = run(
+        "evaluate",
+        "--agent",
+        "menace",
+        "--table",
+        str(out / "table.json"),
+        "--games",
+        "20",
+        "--json",
+    )
+    assert code == 0, text
+    data = json.loads(text)
+    assert data["second"] is None and data["first"]["wins"] >= 0
+
+
+def test_menace_boxes_shows_boards_with_beads() -> None:
+    code, text = run("menace", "boxes", "--stage", "1")
+    assert code == 0, text
+    assert "304 boxes" in text and " 4 " in text
+    code, text = run("menace", "boxes", "--agent", "menace:preset=scroggs", "--json")
+    boxes = json.loads(text)
+    assert len(boxes) == 304 and boxes[0]["box"] == "........." and len(boxes[0]["beads"]) == 3
+
+
+def test_play_explains_bad_moves_and_leaves_on_eof() -> None:
+    code, text = run("play", "tictactoe", "--opponent", "random", "--seed", "1", input="9\nx\n4\n")
+    assert code == 0, text
+    assert "not a square" in text
+    assert "bye" in text
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for args in (
+        ["selfplay", "--agent", "nosuch"],
+        ["selfplay", "--opponent", "rules:q=3"],
+        ["evaluate", "--agent", "menace:preset=x"],
+        ["selfplay", "--game", "chess"],
+    ):
+        code, text = run(*args)
+        assert code == 2, (args, text)
+        assert "Traceback" not in text
+        assert len([ln for ln in text.splitlines() if ln.strip()]) == 1, text
+
+
+def test_a_corrupt_table_is_refused_and_kept(tmp_path: Path) -> None:
+    bad = tmp_path / "table.json"
+    bad.write_text('{"format": "purestate.menace/1", "game": "tictactoe", "boxes": [')
+    before = bad.read_text()
+    code, text = run(
+        "selfplay", "--opponent", "random", "--resume", str(bad), "--out", str(tmp_path)
+    )
+    assert code == 2 and "not valid JSON" in text and "Traceback" not in text
+    assert bad.read_text() == before
+    code, text = run("evaluate", "--agent", "menace", "--table", str(tmp_path / "missing.json"))
+    assert code == 2 and "no such file" in text
