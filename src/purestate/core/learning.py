@@ -140,7 +140,8 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     denom = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval always contains p; rounding could push an end past it at p = 0 or 1
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def cumulative_incentive(

@@ -1,0 +1,67 @@
+"""Core machinery: keys are pure and well spread, spec strings parse, statistics are sane."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from purestate.core import keys as K
+from purestate.core.learning import blocks, tally, wilson
+from purestate.core.spec import parse_spec
+
+from .strategies import keys
+
+
+@given(keys(), st.integers(0, 2**40))
+def test_draws_are_functions_of_the_key(k: K.Key, i: int) -> None:
+    assert K.fold_in(k, i) == K.fold_in(k, i)
+    assert K.uniform(k) == K.uniform(k)
+    assert 0.0 <= K.uniform(k) < 1.0
+    assert K.fold_in(k, i) != K.fold_in(k, i + 1)
+
+
+@given(keys(), st.integers(1, 1000))
+def test_below_is_in_range(k: K.Key, n: int) -> None:
+    assert 0 <= K.below(k, n) < n
+
+
+@given(keys(), st.lists(st.floats(0, 100), min_size=1, max_size=12))
+def test_weighted_index_never_picks_a_zero_weight(k: K.Key, weights: list[float]) -> None:
+    if sum(weights) <= 0:
+        return
+    i = K.weighted_index(k, weights)
+    assert 0 <= i < len(weights) and weights[i] > 0
+
+
+@given(keys(), st.integers(2, 8))
+def test_split_gives_distinct_keys(k: K.Key, n: int) -> None:
+    children = K.split(k, n)
+    assert len(set(children)) == n and K.split(k, n) == children
+
+
+@given(
+    st.from_regex(r"[a-z_]{1,10}", fullmatch=True),
+    st.dictionaries(
+        st.from_regex(r"[a-z_]{1,8}", fullmatch=True),
+        st.from_regex(r"[a-z0-9./-]{1,8}", fullmatch=True),
+        max_size=4,
+    ),
+)
+def test_spec_strings_parse_back(name: str, params: dict[str, str]) -> None:
+    text = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    assert parse_spec(text) == (name, params)
+
+
+@given(st.lists(st.sampled_from([-1, 0, 1]), max_size=300), st.integers(1, 50))
+def test_blocks_add_up(outcomes: list[int], size: int) -> None:
+    parts = blocks(outcomes, size)
+    total = tally(outcomes)
+    assert sum(b.games for b in parts) == total.games == len(outcomes)
+    assert sum(b.wins for b in parts) == total.wins
+
+
+@given(st.integers(0, 500), st.integers(1, 500))
+def test_wilson_contains_the_rate(k: int, n: int) -> None:
+    k = min(k, n)
+    low, high = wilson(k, n)
+    assert 0.0 <= low <= k / n <= high <= 1.0
