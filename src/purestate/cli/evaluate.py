@@ -51,8 +51,10 @@ def evaluate_command(
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Play AGENT against OPPONENT from both seats with learning off; W/D/L per seat with 95%
-    Wilson intervals."""
+    """Play an agent against an opponent from both seats, without learning.
+
+    Prints wins, draws and losses per seat with 95% Wilson intervals.
+    """
     g = game_from(game)
     subject = agent_from(agent)
     opp = agent_from(opponent)

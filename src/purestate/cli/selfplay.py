@@ -84,8 +84,10 @@ def selfplay_command(
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Train a learner (MENACE by default) against an opponent; write table.json, games.jsonl,
-    summary.json and learning_curve.png into --out."""
+    """Train a learner (MENACE by default) against an opponent.
+
+    Writes table.json, games.jsonl, summary.json and learning_curve.png into --out.
+    """
     run = Selfplay(game, agent, opponent, 0 if seat is Seat.first else 1, seed)
     g = run.make_game()
     learner, opp = run.agents()
