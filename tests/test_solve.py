@@ -174,3 +174,99 @@ def test_exact_outcomes_random_vs_random() -> None:
     out = exact_outcomes(TTT, [rnd, rnd])
     assert out == {1.0: Fraction(737, 1260), 0.0: Fraction(8, 63), -1.0: Fraction(121, 420)}
     assert sum(out.values()) == 1
+
+
+def test_cli_solve_json() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    result = CliRunner().invoke(app, ["solve", "tictactoe", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["value"] == 0
+    assert data["openings"] == [0] * 9
+    assert data["positions"] == 5478
+    assert data["canonical_positions"] == 765
+    assert data["games"] == 255168
+    assert data["terminal_positions"] == {"-1": 316, "0": 16, "1": 626}
+
+
+def test_cli_solve_for_people() -> None:
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    result = CliRunner().invoke(app, ["solve", "tictactoe"])
+    assert result.exit_code == 0, result.output
+    assert "a draw" in result.stdout
+    assert " 0 | 0 | 0 " in result.stdout
+    assert "5,478" in result.stdout and "765" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "tictactoe", "--rows", "3"], "no option 'rows'"),
+        (["solve", "tictactoe:size=4"], "no option 'size'"),
+        (["solve", "chess"], "unknown game"),
+    ],
+)
+def test_cli_solve_bad_input(args: list[str], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+@frozen
+class GridNim(BonusNim):
+    """Bonus nim on rows × cols counters (a stand-in for a game with board-size options)."""
+
+    rows: int = 2
+    cols: int = 2
+
+    def initial(self) -> tuple[int, int, int]:
+        return (self.rows * self.cols, 0, -1)
+
+    @property
+    def spec(self) -> GameSpec:
+        return GameSpec("grid_nim", 2, self.rows * self.cols)
+
+    def format_move(self, m: int) -> str:
+        return str(m)
+
+    def transform(self, s: Any, g: int) -> Any:
+        return s
+
+
+def test_cli_solve_merges_rows_and_cols(monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+    from purestate.core import registry
+
+    real = registry.game_class
+    monkeypatch.setattr(
+        registry, "game_class", lambda name: GridNim if name == "grid_nim" else real(name)
+    )
+    runner = CliRunner()
+    result = runner.invoke(app, ["solve", "grid_nim:rows=1", "--cols", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "grid_nim:rows=1,cols=3"
+    assert data["value"] == 1
+    # Move ids 1 and 2 (no id 0): taking 1 leaves 2 for the opponent, who takes both.
+    assert data["openings"] == [None, -1, 1]
+    assert data["positions"] == len(reachable(GridNim(rows=1, cols=3)))  # type: ignore[arg-type]
+    result = runner.invoke(app, ["solve", "grid_nim", "--rows", "2"])
+    assert result.exit_code == 0, result.output
+    assert "the first player wins" in result.stdout
