@@ -27,12 +27,17 @@ class ExhaustiveSolution:
     """The value and distance of every state reachable from the start of a game.
 
     Attributes:
-        values: State -> player 0's return under perfect play.
-        distances: State -> plies to the end under perfect play (winner hurries, loser delays).
+        table: State -> (player 0's return under perfect play, plies to the end under perfect
+            play with the winner hurrying and the loser delaying).
     """
 
-    values: Mapping[Hashable, float] = field(repr=lambda v: f"<{len(v)} states>")
-    distances: Mapping[Hashable, int] = field(repr=False)
+    table: Mapping[Hashable, tuple[float, int]] = field(repr=lambda t: f"<{len(t)} states>")
+
+    def _entry(self, state: Any) -> tuple[float, int]:
+        try:
+            return self.table[state]
+        except KeyError:
+            raise KeyError(f"state {state!r} is not reachable from the start position") from None
 
     def value(self, state: Any) -> float:
         """Player 0's return from ``state`` under perfect play.
@@ -40,34 +45,22 @@ class ExhaustiveSolution:
         Raises:
             KeyError: if ``state`` is not reachable from the start of the game.
         """
-        try:
-            return self.values[state]
-        except KeyError:
-            raise KeyError(f"state {state!r} is not reachable from the start position") from None
+        return self._entry(state)[0]
 
     def distance(self, state: Any) -> int:
         """Plies to the end of the game from ``state`` under perfect play."""
-        try:
-            return self.distances[state]
-        except KeyError:
-            raise KeyError(f"state {state!r} is not reachable from the start position") from None
+        return self._entry(state)[1]
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.table)
 
     def states(self) -> Iterator[Hashable]:
-        """Every reachable state (in the order the search finished them: children first)."""
-        return iter(self.values)
+        """Every reachable state (in the order the search first met them)."""
+        return iter(self.table)
 
 
-def _best(values: list[float], dists: list[int], maximise: bool) -> tuple[float, int]:
-    """The minimax value for the mover and the distance that goes with it."""
-    best = max(values) if maximise else min(values)
-    ds = [d for v, d in zip(values, dists, strict=True) if v == best]
-    mover_value = best if maximise else -best
-    # The winner hurries, the loser delays; a draw is taken at its shortest.
-    d = max(ds) if mover_value < 0 else min(ds)
-    return best, d + 1
+# Marks a state on the current line of play: meeting it again means the game has a cycle.
+_OPEN = (float("nan"), -1)
 
 
 def solve_exhaustive(game: Game[Any, Any], start: Any = None) -> ExhaustiveSolution:
@@ -93,42 +86,64 @@ def solve_exhaustive(game: Game[Any, Any], start: Any = None) -> ExhaustiveSolut
         game.to_move,
         game.returns,
     )
-    values: dict[Hashable, float] = {}
-    dists: dict[Hashable, int] = {}
-    on_path: set[Hashable] = set()
-    # Frames: [state, its children, index of the next child to look at].
-    stack: list[list[Any]] = []
-
-    def enter(s: Any) -> None:
-        if is_over(s):
-            values[s] = returns(s)[0]
-            dists[s] = 0
-            return
-        on_path.add(s)
-        stack.append([s, tuple(step(s, m) for m in legal(s)), 0])
-
-    enter(root)
+    # State -> (value, distance); _OPEN marks a state on the current line of play (cycle check).
+    # One dict, so each edge costs one look-up (state hashing dominates the run time).
+    solved: dict[Hashable, tuple[float, int]] = {}
+    get = solved.get
+    if is_over(root):
+        solved[root] = (returns(root)[0], 0)
+        return _solution(solved)
+    solved[root] = _OPEN
+    # Frames: (state, its children, the results of the children scanned so far).
+    stack: list[tuple[Any, list[Any], list[tuple[float, int]]]] = [
+        (root, [step(root, m) for m in legal(root)], [])
+    ]
     while stack:
-        frame = stack[-1]
-        children = frame[1]
-        i = frame[2]
+        s, children, results = stack[-1]
         n = len(children)
-        while i < n and children[i] in values:
-            i += 1
-        if i < n:
-            frame[2] = i + 1
-            child = children[i]
-            if child in on_path:
+        i = len(results)
+        while i < n:
+            r = get(children[i])
+            if r is None:
+                break
+            if r is _OPEN:
                 raise ValueError(
                     f"{game.spec.name}: a line of play returns to an earlier state; "
                     "exhaustive minimax needs an acyclic game"
                 )
-            enter(child)
+            results.append(r)
+            i += 1
+        if i < n:
+            c = children[i]
+            if is_over(c):
+                solved[c] = (returns(c)[0], 0)
+            else:
+                solved[c] = _OPEN
+                stack.append((c, [step(c, m) for m in legal(c)], []))
             continue
-        s = frame[0]
-        v, d = _best([values[c] for c in children], [dists[c] for c in children], to_move(s) == 0)
-        values[s] = v
-        dists[s] = d
-        on_path.discard(s)
+        solved[s] = _best(results, to_move(s) == 0)
         stack.pop()
-    return ExhaustiveSolution(values, dists)
+    return _solution(solved)
+
+
+def _best(results: list[tuple[float, int]], maximise: bool) -> tuple[float, int]:
+    """The minimax value for the mover and the distance that goes with it.
+
+    ``(value, distance)`` tuples compare on the distance second, so ``max``/``min`` already
+    pick the longest/shortest line among equal values; only the other case needs a second pass.
+    """
+    if maximise:
+        best = max(results)  # the highest value; among equals the longest line
+        if best[0] >= 0:  # winning or drawing: hurry
+            v = best[0]
+            best = min(r for r in results if r[0] == v)
+    else:
+        best = min(results)  # the lowest value; among equals the shortest line
+        if best[0] > 0:  # losing: delay
+            v = best[0]
+            best = max(r for r in results if r[0] == v)
+    return best[0], best[1] + 1
+
+
+def _solution(solved: dict[Hashable, tuple[float, int]]) -> ExhaustiveSolution:
+    return ExhaustiveSolution(solved)
