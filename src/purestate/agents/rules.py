@@ -144,6 +144,12 @@ def candidates(
 
 
 _CANDIDATES: dict[Opening, dict[State, tuple[int, ...]]] = {"centre": {}, "corner": {}}
+# The same, as ready-made decisions (shared immutable values: act allocates nothing).
+_RULE_DECISIONS: dict[Opening, dict[State, tuple[Decision[int], ...]]] = {
+    "centre": {},
+    "corner": {},
+}
+_LEGAL_DECISIONS: dict[State, tuple[Decision[int], ...]] = {}
 
 
 def rule_moves(state: State, opening: Opening = "centre") -> tuple[int, ...]:
@@ -153,6 +159,26 @@ def rule_moves(state: State, opening: Opening = "centre") -> tuple[int, ...]:
     if moves is None:
         moves = memo[state] = candidates(state, opening)
     return moves
+
+
+def _tictactoe_state(game: Game[Any, Any], state: Any) -> State:
+    if not isinstance(state, State) or game.spec.name != "tictactoe":
+        raise SpecError(f"the rules agent plays tic-tac-toe only, not {game.spec.name}")
+    return state
+
+
+def _rule_decisions(
+    game: Game[Any, Any], state: Any, opening: Opening
+) -> tuple[Decision[int], ...]:
+    s = _tictactoe_state(game, state)
+    out = _RULE_DECISIONS[opening][s] = tuple(Decision(m) for m in rule_moves(s, opening))
+    return out
+
+
+def _legal_decisions(game: Game[Any, Any], state: Any) -> tuple[Decision[int], ...]:
+    s = _tictactoe_state(game, state)
+    out = _LEGAL_DECISIONS[s] = tuple(Decision(m) for m in game.legal(s))
+    return out
 
 
 def _check_p(instance: Any, attribute: Any, value: float) -> None:
@@ -188,17 +214,17 @@ class Rules(FixedPolicy):
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """The rules' move with probability ``p``, a uniformly random legal move otherwise."""
-        if not isinstance(state, State):
-            raise SpecError(f"the rules agent plays tic-tac-toe only, not {game.spec.name}")
         r = bits(key)
         # Two independent 32-bit halves of one draw: the coin and the choice.
         if self.p >= 1.0 or (r >> 32) < self.p * 4294967296.0:
-            moves = _CANDIDATES[self.opening].get(state) or rule_moves(state, self.opening)
+            options = _RULE_DECISIONS[self.opening].get(state)
+            if options is None:
+                options = _rule_decisions(game, state, self.opening)
             if self.tiebreak == "first":
-                return Decision(moves[0])
+                return options[0]
         else:
-            moves = game.legal(state)
-        return Decision(moves[((r & 0xFFFFFFFF) * len(moves)) >> 32])
+            options = _LEGAL_DECISIONS.get(state) or _legal_decisions(game, state)
+        return options[((r & 0xFFFFFFFF) * len(options)) >> 32]
 
     def policy(self, game: Game[Any, Any], state: Any) -> dict[int, Fraction]:
         """The exact probability of each move ``act`` plays in ``state`` (up to the 2**-32
