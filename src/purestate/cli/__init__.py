@@ -24,7 +24,7 @@ app = typer.Typer(
 
 def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
-    from purestate.cli import evaluate, games, menace, play, selfplay  # noqa: F401
+    from purestate.cli import evaluate, games, menace, play, selfplay, solve  # noqa: F401
 
 
 _register()

@@ -24,6 +24,7 @@ _AGENTS: dict[str, str] = {
     "random": "purestate.agents.random:Random",
     "rules": "purestate.agents.rules:Rules",
     "perfect": "purestate.agents.perfect:Perfect",
+    "solver": "purestate.agents.perfect:Solver",
     "menace": "purestate.agents.menace:Menace",
 }
 

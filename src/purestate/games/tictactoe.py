@@ -7,6 +7,8 @@ first visit a step, the legal moves, the result and the canonical form are dict 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attrs import frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
@@ -236,6 +238,19 @@ class TicTacToe:
                     guide.append(str(i))
             rows.append(f" {' | '.join(marks)}      {' | '.join(guide)}")
         sep = "---+---+---    ---+---+---"
+        return f"\n{sep}\n".join(rows)
+
+    def render_labels(self, labels: Mapping[int, str]) -> str:
+        """The board with a short text on each square (e.g. the value of playing there).
+
+        Squares without a label show ``.``. Used by ``purestate solve`` to show the openings.
+        """
+        width = max((len(t) for t in labels.values()), default=1)
+        rows = [
+            " " + " | ".join(labels.get(3 * r + c, ".").center(width) for c in range(3)) + " "
+            for r in range(3)
+        ]
+        sep = "+".join("-" * (width + 2) for _ in range(3))
         return f"\n{sep}\n".join(rows)
 
     def parse_move(self, state: State, text: str) -> int:
