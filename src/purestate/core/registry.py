@@ -25,6 +25,7 @@ _AGENTS: dict[str, str] = {
     "rules": "purestate.agents.rules:Rules",
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
+    "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
 }
 
 
