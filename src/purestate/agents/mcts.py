@@ -145,7 +145,7 @@ def unit_reward(r: float) -> float:
     return 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
 
 
-def _reroot(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -> Node | None:
+def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -> Node | None:
     """The node of ``state`` among the first ``depth`` levels of ``tree`` (None if absent)."""
     root = tree.root
     if root is None:
@@ -252,7 +252,7 @@ class MCTS:
         """
         if game.is_over(state):
             raise ValueError("mcts needs a state where someone is to move; the game is over")
-        found = _reroot(tree, game, state) if self.reuse else None
+        found = find_subtree(tree, game, state) if self.reuse else None
         if found is not None:
             root = found.copy()
             root.move, root.mover = None, _NONE

@@ -27,6 +27,7 @@ _AGENTS: dict[str, str] = {
     "menace": "purestate.agents.menace:Menace",
     "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
     "mcts": "purestate.agents.mcts:MCTS",
+    "seedbot": "purestate.agents.seedbot:SeedBot",
 }
 
 
