@@ -24,7 +24,15 @@ app = typer.Typer(
 
 def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
-    from purestate.cli import evaluate, games, menace, play, selfplay, solve  # noqa: F401
+    from purestate.cli import (  # noqa: F401
+        evaluate,
+        games,
+        menace,
+        play,
+        selfplay,
+        solve,
+        tournament,
+    )
 
 
 _register()

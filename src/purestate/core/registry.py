@@ -26,6 +26,9 @@ _AGENTS: dict[str, str] = {
     "perfect": "purestate.agents.perfect:Perfect",
     "solver": "purestate.agents.perfect:Solver",
     "menace": "purestate.agents.menace:Menace",
+    "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
+    "mcts": "purestate.agents.mcts:MCTS",
+    "seedbot": "purestate.agents.seedbot:SeedBot",
 }
 
 
@@ -33,6 +36,12 @@ _AGENTS: dict[str, str] = {
 # ``evaluate(game, state) -> float``, the value for player 0, strictly inside (-1, 1) so that a
 # proven win or loss always outranks a heuristic estimate.
 _EVALUATIONS: dict[str, str] = {}
+
+# name -> "module:function". Per-move scores injected into Monte Carlo search (heavy playouts,
+# progressive bias, the seed bot's ordering: ``mcts:playout=heavy,scores=uttt``):
+# ``move_scores(game, state) -> tuple[float, ...]``, one score >= 0 per move of
+# ``game.legal(state)`` in that order, larger meaning better for the player to move.
+_MOVE_SCORES: dict[str, str] = {}
 
 
 def _load(path: str) -> Any:
@@ -77,6 +86,20 @@ def evaluation(name: str) -> Callable[[Game[Any, Any], Any], float]:
         known = ", ".join(_EVALUATIONS) or "none"
         raise SpecError(f"unknown evaluation {name!r} (evaluations: {known})")
     fn: Callable[[Game[Any, Any], Any], float] = _load(_EVALUATIONS[name])
+    return fn
+
+
+def move_scorers() -> tuple[str, ...]:
+    """The names of the registered per-move score functions."""
+    return tuple(_MOVE_SCORES)
+
+
+def move_scores(name: str) -> Callable[[Game[Any, Any], Any], tuple[float, ...]]:
+    """The per-move score function called ``name``."""
+    if name not in _MOVE_SCORES:
+        known = ", ".join(_MOVE_SCORES) or "none"
+        raise SpecError(f"unknown move scores {name!r} (move scores: {known})")
+    fn: Callable[[Game[Any, Any], Any], tuple[float, ...]] = _load(_MOVE_SCORES[name])
     return fn
 
 

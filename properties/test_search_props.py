@@ -1,0 +1,99 @@
+"""Properties of the search agents on tic-tac-toe: exact values, purity, same key -> same move."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from hypothesis import given
+
+import purestate
+from purestate.agents.alphabeta import search
+from purestate.agents.mcts import MCTS, Tree, unit_reward
+from purestate.core.keys import Key
+
+from .strategies import keys as key_strategy
+from .strategies import states
+
+TTT = purestate.make("tictactoe")
+
+
+@functools.cache
+def exact(state: Any) -> float:
+    p = TTT.to_move(state)
+    best = -2.0
+    for m in TTT.legal(state):
+        c = TTT.step(state, m)
+        v = TTT.returns(c)[p] if TTT.is_over(c) else exact(c) if TTT.to_move(c) == p else -exact(c)
+        best = max(best, v)
+    return best
+
+
+@given(states(TTT))
+def test_alphabeta_value_is_the_minimax_value(state: Any) -> None:
+    if TTT.is_over(state):
+        return
+    value, move, stats = search(TTT, state, 0)
+    assert value == exact(state)
+    assert stats.proven
+    child = TTT.step(state, move)
+    got = TTT.returns(child)[TTT.to_move(state)] if TTT.is_over(child) else -exact(child)
+    assert got == value
+
+
+@given(states(TTT))
+def test_alphabeta_ties_are_exactly_the_optimal_moves(state: Any) -> None:
+    if TTT.is_over(state):
+        return
+    value, _, stats = search(TTT, state, 0, ties=True)
+    p = TTT.to_move(state)
+    optimal = []
+    for m in TTT.legal(state):
+        c = TTT.step(state, m)
+        v = TTT.returns(c)[p] if TTT.is_over(c) else -exact(c)
+        if v == value:
+            optimal.append(m)
+    assert stats.ties == tuple(optimal)
+
+
+@given(states(TTT), key_strategy())
+def test_alphabeta_agent_same_key_same_move(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    agent = purestate.agent("alphabeta:nodes=2000")
+    assert agent.act(TTT, None, state, key) == agent.act(TTT, None, state, key)
+
+
+@given(states(TTT, max_plies=8), key_strategy())
+def test_mcts_same_key_same_move(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    agent = purestate.agent("mcts:simulations=100")
+    d1 = agent.act(TTT, agent.initial_table(TTT, 0), state, key)
+    d2 = agent.act(TTT, agent.initial_table(TTT, 0), state, key)
+    assert d1.move == d2.move
+    assert d1.move in TTT.legal(state)
+
+
+@given(states(TTT), key_strategy())
+def test_mcts_proven_values_are_minimax_values(state: Any, key: Key) -> None:
+    if TTT.is_over(state) or len(TTT.legal(state)) > 6:
+        return
+    tree = MCTS(simulations=20_000).search(TTT, Tree(), state, key)
+    assert tree.root is not None
+    assert tree.root.proven == unit_reward(exact(state))
+
+
+@given(states(TTT, max_plies=7), key_strategy())
+def test_mcts_does_not_change_the_table_it_is_given(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    agent = purestate.agent("mcts:simulations=60")
+    first = agent.act(TTT, agent.initial_table(TTT, 0), TTT.initial(), key).table
+    snapshot = _snapshot(first.root)
+    agent.act(TTT, first, state, key)
+    assert _snapshot(first.root) == snapshot
+
+
+def _snapshot(node: Any) -> tuple[Any, ...]:
+    return (node.move, node.n, node.w, node.proven, tuple(_snapshot(c) for c in node.children))
