@@ -31,6 +31,7 @@ def _register() -> None:
         play,
         selfplay,
         solve,
+        sweep,
         tournament,
     )
 

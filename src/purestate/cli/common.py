@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import secrets
 import sys
 import time
@@ -84,6 +85,11 @@ def choose_seed(seed: int | None) -> int:
     fresh = secrets.randbelow(2**31)
     err_console.print(f"seed: {fresh} (pass --seed {fresh} to repeat this run)")
     return fresh
+
+
+def default_jobs() -> int:
+    """The number of worker processes a command uses by default: one per core."""
+    return max(1, os.cpu_count() or 1)
 
 
 def print_json(data: Any) -> None:

@@ -23,7 +23,7 @@ from purestate.cli.common import (
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.experiments.selfplay import SELF, Selfplay, game_record, refused, summarize
 from purestate.io import plots
-from purestate.io.files import FileFormatError, write_json
+from purestate.io.files import FileFormatError, write_atomic, write_json
 from purestate.io.tables import load_table, save_table
 
 
@@ -100,6 +100,11 @@ def selfplay_command(
     out_dir.mkdir(parents=True, exist_ok=True)
     same_dir = resume is not None and out_dir.resolve() == resume.parent.resolve()
     log_mode = "a" if same_dir else "w"
+    log_path = out_dir / "games.jsonl"
+    if same_dir and log_path.exists():
+        # games logged after the checkpoint are played again (identically): cut them off
+        kept = log_path.read_text(encoding="utf-8").splitlines()[:start]
+        write_atomic(log_path, "".join(line + "\n" for line in kept))
     me = run.seat
     outcomes: list[int] = []
     resigned = refusals = 0
@@ -121,7 +126,7 @@ def selfplay_command(
         disable=as_json,
     )
     w = d = losses = 0
-    with (out_dir / "games.jsonl").open(log_mode, encoding="utf-8") as log, progress:
+    with log_path.open(log_mode, encoding="utf-8") as log, progress:
         task = progress.add_task("games", total=games, w=0, d=0, l=0)
         for step in run.run(g, tables, start):
             ep = step.episode

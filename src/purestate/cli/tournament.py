@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from purestate.cli import app
+from purestate.cli import app, common
 from purestate.cli.common import (
     UserError,
     agent_from,
@@ -24,7 +24,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.experiments.executors import LocalExecutor
+from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
 
@@ -47,7 +47,12 @@ def tournament_command(
     ],
     games: Annotated[int, typer.Option("--games", "-n", help="Games per pair.")] = 10,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed if omitted).")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Local worker processes (default: all cores).")
+    ] = common.default_jobs(),
+    dask: Annotated[
+        str | None, typer.Option("--dask", help="Run on the Dask scheduler at this address.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write standings and games under this folder.")
@@ -84,7 +89,7 @@ def tournament_command(
         disable=as_json,
     ) as bar:
         task = bar.add_task("games", total=len(plan))
-        results = LocalExecutor(jobs).run(
+        results = executor(jobs, dask).run(
             play_job, plan, lambda done, total: bar.update(task, completed=done)
         )
     table = standings(len(entrants), results, seed=seed)

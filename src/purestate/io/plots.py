@@ -50,9 +50,41 @@ def learning_curve(
     tmp.replace(path)
 
 
+def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> None:
+    """Write a PNG of the mean W/D/L rate per block for each setting, with its 95% band.
+
+    Args:
+        path: The PNG file to write.
+        aggregate: As returned by ``purestate.experiments.sweep.aggregate``.
+        title: The figure title.
+    """
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.5), sharey=True)
+    for ax, name in zip(axes, ("wins", "draws", "losses"), strict=True):
+        for a in aggregate:
+            xs = [row["first_game"] - 1 + a["block"] for row in a["blocks"]]
+            mean = [row[name]["mean"] for row in a["blocks"]]
+            low = [row[name]["low"] for row in a["blocks"]]
+            high = [row[name]["high"] for row in a["blocks"]]
+            (line,) = ax.plot(xs, mean, label=f"{a['agent']} ({len(a['seeds'])} seeds)")
+            ax.fill_between(xs, low, high, alpha=0.2, color=line.get_color())
+        ax.set_title(name)
+        ax.set_xlabel("games")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("rate per block (mean, 95% band)")
+    axes[0].legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    tmp.replace(path)
+
+
 def close_all() -> None:
     """Release every open figure (for long-running shells)."""
     plt.close("all")
 
 
-__all__: Any = ["close_all", "learning_curve"]
+__all__: Any = ["close_all", "learning_curve", "mean_curves"]

@@ -1,0 +1,55 @@
+"""A real Dask cluster on loopback gives the same tournament and sweep as one local job."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from purestate.cli import app
+
+distributed = pytest.importorskip("distributed")
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=40,
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def test_sweep_on_dask_equals_one_job(tmp_path: Path, scheduler: str) -> None:
+    base = ["sweep", "--grid", "menace:preset=michie,scroggs", "--seeds", "0-1", "--games", "60",
+            "--checkpoint", "25", "--block", "20", "--opponent", "random"]  # fmt: skip
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert runner.invoke(app, [*base, "--out", str(local), "--jobs", "1"]).exit_code == 0
+    r = runner.invoke(app, [*base, "--out", str(remote), "--dask", scheduler])
+    assert r.exit_code == 0, r.output
+    for f in ("aggregate.json", "aggregate.csv"):
+        assert (local / f).read_text() == (remote / f).read_text()
+    for p in local.rglob("games.jsonl"):
+        assert p.read_text() == (remote / p.relative_to(local)).read_text()
+
+
+def test_tournament_on_dask_equals_one_job(scheduler: str) -> None:
+    base = ["tournament", "--game", "tictactoe", "--agents", "random", "--agents", "rules:p=0.5",
+            "--agents", "perfect", "--games", "12", "--seed", "3", "--json"]  # fmt: skip
+    one = runner.invoke(app, [*base, "--jobs", "1"])
+    assert one.exit_code == 0, one.output
+    remote = runner.invoke(app, [*base, "--dask", scheduler])
+    assert remote.exit_code == 0, remote.output
+    assert json.loads(one.output) == json.loads(remote.output)

@@ -1,0 +1,155 @@
+"""Sweeps and executors: grids, seeds, identical results for any executor, resuming."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import purestate.cli.sweep as sweep_cli
+from purestate.cli import app
+from purestate.core.spec import SpecError
+from purestate.experiments.executors import LocalExecutor
+from purestate.experiments.sweep import aggregate, expand_grid, mean_band, parse_seeds
+
+runner = CliRunner()
+BASE = ["sweep", "--grid", "menace:preset=michie,scroggs", "--seeds", "0-2", "--games", "90",
+        "--block", "30", "--checkpoint", "40", "--opponent", "random"]  # fmt: skip
+
+
+def test_parse_seeds() -> None:
+    assert parse_seeds("0-3") == (0, 1, 2, 3)
+    assert parse_seeds("1,5,7-8") == (1, 5, 7, 8)
+    for bad in ("3-1", "a", "1,1", ""):
+        with pytest.raises(SpecError):
+            parse_seeds(bad)
+
+
+def test_expand_grid() -> None:
+    assert expand_grid("menace:preset=michie,scroggs") == (
+        "menace:preset=michie",
+        "menace:preset=scroggs",
+    )
+    assert expand_grid("qlearning:alpha=0.1,0.2,gamma=1,0.9") == (
+        "qlearning:alpha=0.1,gamma=1",
+        "qlearning:alpha=0.1,gamma=0.9",
+        "qlearning:alpha=0.2,gamma=1",
+        "qlearning:alpha=0.2,gamma=0.9",
+    )
+    assert expand_grid("random") == ("random",)
+    with pytest.raises(SpecError):
+        expand_grid("menace:scroggs")
+
+
+def test_mean_band_uses_student_t() -> None:
+    mean, _low, high = mean_band([0.1, 0.2, 0.3])
+    assert mean == pytest.approx(0.2)
+    assert high - mean == pytest.approx(4.303 * 0.1 / 3**0.5, rel=1e-3)
+
+
+def test_aggregate_means_per_block() -> None:
+    runs = [
+        {"agent": "a", "opponent": "o", "seed": s, "block": 10, "games": 20,
+         "wins": w, "draws": 0, "losses": 20 - w, "blocks": [
+             {"wins": w // 2, "draws": 0, "losses": 10 - w // 2},
+             {"wins": w - w // 2, "draws": 0, "losses": 10 - (w - w // 2)}]}
+        for s, w in ((0, 10), (1, 14))
+    ]  # fmt: skip
+    [agg] = aggregate(runs)
+    assert agg["seeds"] == [0, 1]
+    assert agg["blocks"][0]["wins"]["mean"] == pytest.approx((0.5 + 0.7) / 2)
+    assert agg["total"]["losses"]["mean"] == pytest.approx((10 / 20 + 6 / 20) / 2)
+
+
+def _files(out: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(out)): p.read_text()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.suffix in (".json", ".jsonl", ".csv")
+    }
+
+
+def test_same_results_for_one_or_two_jobs(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    r1 = runner.invoke(app, [*BASE, "--out", str(a), "--jobs", "1"])
+    r2 = runner.invoke(app, [*BASE, "--out", str(b), "--jobs", "2"])
+    assert r1.exit_code == 0, r1.output
+    assert r2.exit_code == 0, r2.output
+    fa, fb = _files(a), _files(b)
+    assert fa == fb
+    assert len([k for k in fa if k.endswith("summary.json")]) == 6
+    agg = json.loads(fa["aggregate.json"])
+    assert [x["agent"] for x in agg] == ["menace:preset=michie", "menace:preset=scroggs"]
+    assert len(agg[0]["blocks"]) == 3
+    assert (a / "curves.png").exists()
+
+
+class _Interrupted(LocalExecutor):
+    """Runs the first round of chunks, then dies like a killed process."""
+
+    def run(self, fn: Callable[[Any], Any], items: Sequence[Any], progress: Any = None) -> Any:
+        if getattr(_Interrupted, "rounds", 0) >= 1:
+            raise KeyboardInterrupt
+        _Interrupted.rounds = 1  # type: ignore[attr-defined]
+        return super().run(fn, items, progress)
+
+
+def test_an_interrupted_sweep_resumes_to_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole, broken = tmp_path / "whole", tmp_path / "broken"
+    assert runner.invoke(app, [*BASE, "--out", str(whole)]).exit_code == 0
+    monkeypatch.setattr(sweep_cli, "executor", lambda jobs, dask: _Interrupted(1))
+    r = runner.invoke(app, [*BASE, "--out", str(broken)])
+    assert r.exit_code == 130 and "interrupted" in r.output
+    # a run half-written past its checkpoint: extra log lines the table does not include
+    some_run = next((broken / "runs").glob("*/seed-0"))
+    with (some_run / "games.jsonl").open("a") as f:
+        f.write('{"half": "written"}\n')
+    assert not list(broken.rglob("summary.json"))
+    monkeypatch.undo()
+    r = runner.invoke(app, [*BASE, "--out", str(broken)])
+    assert r.exit_code == 0, r.output
+    assert _files(broken) == _files(whole)
+
+
+def test_complete_runs_are_not_redone(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    assert runner.invoke(app, [*BASE, "--out", str(out)]).exit_code == 0
+    summary = next(out.rglob("summary.json"))
+    summary.write_text(summary.read_text())  # same content; check it is not rewritten
+    stamp = summary.stat().st_mtime_ns
+    r = runner.invoke(app, [*BASE, "--out", str(out), "--json"])
+    assert r.exit_code == 0
+    assert json.loads(r.output)["resumed_complete"] == 6
+    assert summary.stat().st_mtime_ns == stamp
+
+
+def test_a_different_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "s"
+    assert runner.invoke(app, [*BASE, "--out", str(out)]).exit_code == 0
+    other = [("91" if a == "90" else a) for a in BASE]
+    r = runner.invoke(app, [*other, "--out", str(out)])
+    assert r.exit_code == 2 and "different sweep" in r.output
+
+
+def test_selfplay_resumed_in_place_after_a_checkpoint(tmp_path: Path) -> None:
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    common = ["selfplay", "--opponent", "random", "--seed", "4", "--no-plot"]
+    assert runner.invoke(app, [*common, "--games", "70", "--out", str(whole)]).exit_code == 0
+    assert runner.invoke(app, [*common, "--games", "40", "--out", str(part)]).exit_code == 0
+    with (part / "games.jsonl").open("a") as f:  # games logged after the last checkpoint
+        f.write('{"index": 40}\n{"index": 41}\n')
+    r = runner.invoke(
+        app, [*common, "--games", "30", "--out", str(part), "--resume", str(part / "table.json")]
+    )
+    assert r.exit_code == 0, r.output
+    assert (part / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
+    assert (
+        json.loads((part / "table.json").read_text())["boxes"]
+        == json.loads((whole / "table.json").read_text())["boxes"]
+    )
