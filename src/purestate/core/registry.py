@@ -18,6 +18,7 @@ from purestate.core.spec import SpecError, build, parse_spec
 _GAMES: dict[str, str] = {
     "tictactoe": "purestate.games.tictactoe:TicTacToe",
     "ultimate_tictactoe": "purestate.games.ultimate:UltimateTicTacToe",
+    "xtreme_tictactoe": "purestate.games.xtreme:XtremeTicTacToe",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
