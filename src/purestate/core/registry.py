@@ -33,7 +33,9 @@ _AGENTS: dict[str, str] = {
 # name -> "module:function". Evaluations injected into search (``alphabeta:eval=voronoi``):
 # ``evaluate(game, state) -> float``, the value for player 0, strictly inside (-1, 1) so that a
 # proven win or loss always outranks a heuristic estimate.
-_EVALUATIONS: dict[str, str] = {}
+_EVALUATIONS: dict[str, str] = {
+    "uttt": "purestate.heuristics.uttt:evaluate",
+}
 
 
 def _load(path: str) -> Any:
