@@ -11,7 +11,7 @@ import purestate
 from purestate.cli import app
 from purestate.core import keys, registry
 from purestate.core.game import IllegalMove, ParseError, play_moves
-from purestate.games.ultimate import State, UltimateTicTacToe, playable_boards
+from purestate.games.ultimate import GAME_OVER, State, UltimateTicTacToe, playable_boards
 from purestate.heuristics import uttt as heuristic
 
 GAME = UltimateTicTacToe()
@@ -104,7 +104,7 @@ def test_three_boards_in_a_line_win_and_end_the_game() -> None:
     assert GAME.is_over(end)
     assert GAME.returns(end) == (1.0, -1.0)
     assert GAME.legal(end) == ()
-    assert end.target == -1
+    assert end.target == GAME_OVER
     with pytest.raises(IllegalMove, match="game is over"):
         GAME.step(end, 9 * 3 + 0)
     assert "X wins" in GAME.render(end)

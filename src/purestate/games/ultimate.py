@@ -15,8 +15,8 @@ b", then the cell); here it is one move, so ``legal`` at a free move lists every
 every open board.
 
 Representation: one 81-bit int per player (bit ``board * 9 + cell``), 9-bit masks of the boards
-each player won and of the closed boards, the forced target board (-1 for a free move, and at the
-end of the game) and the player to move. Rules are table look-ups on 9-bit masks
+each player won and of the closed boards, the forced target board (-1 for a free move, -2 once
+the game is over) and the player to move. Rules are table look-ups on 9-bit masks
 (``small_board``). ``playout`` plays a uniformly random game to the end on local ints, for Monte
 Carlo search.
 """
@@ -57,32 +57,82 @@ _INVERSES: tuple[int, ...] = tuple(
 )
 
 
-@frozen(cache_hash=True)
+@frozen
 class State:
     """An ultimate tic-tac-toe position.
 
     Attributes:
         x: X's marks, bit ``board * 9 + cell``.
         o: O's marks.
-        won_x: The small boards X has won (bit = board).
-        won_o: The small boards O has won.
-        closed: The small boards nobody may play in any more (won or full).
-        target: The board the player to move must play in, or -1 for a free move (first move,
-            sent to a closed board, or the game is over).
+        boards: Three 9-bit masks of small boards (bit = board), packed into one int because
+            building a state is the cost of a step: bits 0-8 the boards X has won, 9-17 the
+            boards O has won, 18-26 the closed boards (won or full). Read them as ``won_x``,
+            ``won_o`` and ``closed``.
+        target: The board the player to move must play in; -1 for a free move (first move, or
+            sent to a closed board); -2 once the game is over (so the terminal test is one
+            comparison).
         to_move: 0 when X is to move, 1 when O is.
     """
 
     x: int
     o: int
-    won_x: int
-    won_o: int
-    closed: int
+    boards: int
     target: int
     to_move: int
 
+    @property
+    def won_x(self) -> int:
+        """The small boards X has won (bit = board)."""
+        return self.boards & FULL
+
+    @property
+    def won_o(self) -> int:
+        """The small boards O has won."""
+        return (self.boards >> 9) & FULL
+
+    @property
+    def closed(self) -> int:
+        """The small boards nobody may play in any more (won or full)."""
+        return self.boards >> 18
+
+
+# Building the new state is half the cost of a step. ``_state`` fills the slots through their
+# descriptors, skipping attrs' setattr-by-name in ``__init__``; the result is the same frozen
+# value (tests compare it with ``State(...)``).
+_new = object.__new__
+_set_x, _set_o, _set_boards, _set_target, _set_to_move = (
+    getattr(State, name).__set__ for name in ("x", "o", "boards", "target", "to_move")
+)
+
+
+def _state(x: int, o: int, boards: int, target: int, to_move: int) -> State:
+    s: State = _new(State)
+    _set_x(s, x)
+    _set_o(s, o)
+    _set_boards(s, boards)
+    _set_target(s, target)
+    _set_to_move(s, to_move)
+    return s
+
+
+def make_state(
+    x: int, o: int, won_x: int, won_o: int, closed: int, target: int, to_move: int
+) -> State:
+    """A state from its parts (the won and closed masks are packed into ``boards``)."""
+    return State(x, o, won_x | won_o << 9 | closed << 18, target, to_move)
+
+
+GAME_OVER = -2
+"""The ``target`` of a finished game."""
+
 
 def _over(s: State) -> bool:
-    return WINS[s.won_x] or WINS[s.won_o] or s.closed == FULL
+    return s.target == GAME_OVER
+
+
+def _ended(boards: int) -> bool:
+    """Whether the packed won/closed masks make a finished game."""
+    return WINS[boards & FULL] or WINS[(boards >> 9) & FULL] or boards >> 18 == FULL
 
 
 def winner(state: State) -> int | None:
@@ -194,11 +244,11 @@ def _valid(state: State) -> str | None:
     if (wx and nx == no) or (wo and nx != no):
         return "a player moved after the game was won"
     t = state.target
-    if not -1 <= t <= 8:
+    if not -2 <= t <= 8:
         return f"target board {t} is not a board (0-8, or * for a free move)"
+    if (t == GAME_OVER) != _ended(state.boards):
+        return "the target must be -2 exactly when the game is over"
     if t >= 0:
-        if _over(state):
-            return "the game is over, so no board can be a target (write *)"
         if state.closed >> t & 1:
             return f"target board {t} is closed, so the move is free (write *)"
         last = o if state.to_move == 0 else x
@@ -232,13 +282,14 @@ class UltimateTicTacToe:
 
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
-        if WINS[state.won_x] or WINS[state.won_o]:
+        t = state.target
+        if t == GAME_OVER:
             return ()
         occ = state.x | state.o
-        t = state.target
+        boards = state.boards
         if t >= 0:
             return _LEGAL_IN[t][(occ >> (9 * t)) & FULL]
-        closed = state.closed
+        closed = boards >> 18
         return tuple(
             chain.from_iterable(
                 _LEGAL_IN[b][(occ >> (9 * b)) & FULL] for b in range(9) if not closed >> b & 1
@@ -251,9 +302,10 @@ class UltimateTicTacToe:
 
     def returns(self, state: State) -> tuple[float, float]:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
-        if WINS[state.won_x]:
+        boards = state.boards
+        if WINS[boards & FULL]:
             return (1.0, -1.0)
-        if WINS[state.won_o]:
+        if WINS[(boards >> 9) & FULL]:
             return (-1.0, 1.0)
         return (0.0, 0.0)
 
@@ -262,38 +314,34 @@ class UltimateTicTacToe:
         try:
             b = _MOVE_BOARD[move]
         except (IndexError, TypeError):
-            b = -1
-        x, o, closed = state.x, state.o, state.closed
-        bit = 1 << move if b >= 0 and move >= 0 else 0
+            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move") from None
+        x, o, boards, t = state.x, state.o, state.boards, state.target
         if (
-            b < 0
-            or (state.target >= 0 and b != state.target)
-            or closed >> b & 1
-            or (x | o) & bit
-            or WINS[state.won_x]
-            or WINS[state.won_o]
-            or closed == FULL
+            move < 0
+            or (b != t if t >= 0 else t == GAME_OVER)
+            or boards >> (18 + b) & 1
+            or (x | o) >> move & 1
         ):
             raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not legal here")
-        won_x, won_o = state.won_x, state.won_o
         shift = 9 * b
         if state.to_move == 0:
-            x |= bit
-            if WINS[(x >> shift) & FULL]:
-                won_x |= 1 << b
-                closed |= 1 << b
-            elif ((x | o) >> shift) & FULL == FULL:
-                closed |= 1 << b
+            x |= 1 << move
+            mine = x
+            won_bit = 1 << b
         else:
-            o |= bit
-            if WINS[(o >> shift) & FULL]:
-                won_o |= 1 << b
-                closed |= 1 << b
-            elif ((x | o) >> shift) & FULL == FULL:
-                closed |= 1 << b
+            o |= 1 << move
+            mine = o
+            won_bit = 1 << (9 + b)
+        if WINS[(mine >> shift) & FULL]:
+            boards |= won_bit | 1 << (18 + b)
+            if WINS[boards & FULL] or WINS[(boards >> 9) & FULL] or boards >> 18 == FULL:
+                return _state(x, o, boards, GAME_OVER, 1 - state.to_move)
+        elif ((x | o) >> shift) & FULL == FULL:
+            boards |= 1 << (18 + b)
+            if boards >> 18 == FULL:
+                return _state(x, o, boards, GAME_OVER, 1 - state.to_move)
         c = _MOVE_CELL[move]
-        target = -1 if closed >> c & 1 or WINS[won_x] or WINS[won_o] else c
-        return State(x, o, won_x, won_o, closed, target, 1 - state.to_move)
+        return _state(x, o, boards, -1 if boards >> (18 + c) & 1 else c, 1 - state.to_move)
 
     def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The result of a uniformly random game from ``state`` to the end.
@@ -367,13 +415,13 @@ class UltimateTicTacToe:
             return state
         images = MASK_IMAGES[sym]
         t = state.target
-        return State(
+        return make_state(
             _map_bits(state.x, sym),
             _map_bits(state.o, sym),
             images[state.won_x],
             images[state.won_o],
             images[state.closed],
-            CELL_MAPS[sym][t] if t >= 0 else -1,
+            CELL_MAPS[sym][t] if t >= 0 else t,
             state.to_move,
         )
 
@@ -401,7 +449,7 @@ class UltimateTicTacToe:
         """Nine groups of nine cells (board by board, ``X``/``O``/``.``) and the target board.
 
         Example: ``....X..../.../......... 4`` after X's first move in cell 4 of board 0: O must
-        play in board 4. The target is ``*`` for a free move.
+        play in board 4. The target is ``*`` for a free move and at the end of the game.
         """
         cells = ["X" if state.x >> i & 1 else "O" if state.o >> i & 1 else "." for i in range(81)]
         groups = "/".join("".join(cells[9 * b : 9 * b + 9]) for b in range(9))
@@ -432,7 +480,9 @@ class UltimateTicTacToe:
         x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
         o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
         won_x, won_o, closed = _derived(x, o)
-        state = State(x, o, won_x, won_o, closed, t, x.bit_count() - o.bit_count())
+        if t == -1 and _ended(won_x | won_o << 9 | closed << 18):
+            t = GAME_OVER
+        state = make_state(x, o, won_x, won_o, closed, t, x.bit_count() - o.bit_count())
         why = _valid(state)
         if why is not None:
             raise ParseError(f"{text!r} is not a reachable position: {why}")
@@ -538,4 +588,4 @@ def _status_line(state: State) -> str:
     return f"{who} to move, free move in any open board ({boards}): type 'board cell'."
 
 
-_EMPTY = State(0, 0, 0, 0, 0, -1, 0)
+_EMPTY = make_state(0, 0, 0, 0, 0, -1, 0)
