@@ -76,30 +76,74 @@ _POINTS_OF_MASK: tuple[int, ...] = tuple(
 )
 
 
-@frozen(cache_hash=True)
+@frozen
 class State:
     """An Xtreme tic-tac-toe position.
 
     Attributes:
         x: X's marks, bit ``(k * 9 + position) * 9 + cell``.
         o: O's marks.
-        won_x: The small boards X has won (bit ``k * 9 + position``).
-        won_o: The small boards O has won.
-        closed: The small boards nobody may play in any more (won or full).
-        target: The position ``p`` of the two target boards ``0:p`` and ``1:p``, or -1 for a
-            free move (first move, both targets closed, or the game is over).
+        boards: Three 18-bit masks of small boards (bit ``k * 9 + position``), packed into one
+            int because building a state is the cost of a step: bits 0-17 the boards X has won,
+            18-35 the boards O has won, 36-53 the closed boards (won or full). Read them as
+            ``won_x``, ``won_o`` and ``closed``.
+        target: The position ``p`` of the two target boards ``0:p`` and ``1:p``; -1 for a free
+            move (first move, or both targets closed); -2 once the game is over.
         to_move: 0 when X is to move, 1 when O is.
         bonus: Whether this move is a bonus move (it cannot earn another one).
     """
 
     x: int
     o: int
-    won_x: int
-    won_o: int
-    closed: int
+    boards: int
     target: int
     to_move: int
     bonus: bool
+
+    @property
+    def won_x(self) -> int:
+        """The small boards X has won (bit ``k * 9 + position``)."""
+        return self.boards & ALL_CLOSED
+
+    @property
+    def won_o(self) -> int:
+        """The small boards O has won."""
+        return (self.boards >> 18) & ALL_CLOSED
+
+    @property
+    def closed(self) -> int:
+        """The small boards nobody may play in any more (won or full)."""
+        return self.boards >> 36
+
+
+GAME_OVER = -2
+"""The ``target`` of a finished game."""
+
+# Building the new state is most of the cost of a step. ``_state`` fills the slots through their
+# descriptors, skipping attrs' setattr-by-name in ``__init__``; the result is the same frozen
+# value (tests compare it with ``State(...)``).
+_new = object.__new__
+_set_x, _set_o, _set_boards, _set_target, _set_to_move, _set_bonus = (
+    getattr(State, name).__set__ for name in ("x", "o", "boards", "target", "to_move", "bonus")
+)
+
+
+def _state(x: int, o: int, boards: int, target: int, to_move: int, bonus: bool) -> State:
+    s: State = _new(State)
+    _set_x(s, x)
+    _set_o(s, o)
+    _set_boards(s, boards)
+    _set_target(s, target)
+    _set_to_move(s, to_move)
+    _set_bonus(s, bonus)
+    return s
+
+
+def make_state(
+    x: int, o: int, won_x: int, won_o: int, closed: int, target: int, to_move: int, bonus: bool
+) -> State:
+    """A state from its parts (the won and closed masks are packed into ``boards``)."""
+    return State(x, o, won_x | won_o << 18 | closed << 36, target, to_move, bonus)
 
 
 def _line(won: int) -> bool:
@@ -107,7 +151,11 @@ def _line(won: int) -> bool:
 
 
 def _over(s: State) -> bool:
-    return _line(s.won_x) or _line(s.won_o) or s.closed == ALL_CLOSED
+    return s.target == GAME_OVER
+
+
+def _ended(won_x: int, won_o: int, closed: int) -> bool:
+    return _line(won_x) or _line(won_o) or closed == ALL_CLOSED
 
 
 def winner(state: State) -> int | None:
@@ -233,17 +281,17 @@ def _valid(state: State) -> str | None:
         return "X makes the first move, a free one"
     # the player who made the last move: the mover again on a bonus move, else the other one
     last = state.to_move if state.bonus else 1 - state.to_move
+    if (state.target == GAME_OVER) != _ended(state.won_x, state.won_o, state.closed):
+        return "the target must be -2 exactly when the game is over"
     if state.bonus:
         if _over(state):
             return "no bonus move once the game is over"
         if not (state.won_o if last else state.won_x):
             return "a bonus move needs a small board won by the player to move"
     t = state.target
-    if not -1 <= t <= 8:
+    if not -2 <= t <= 8:
         return f"target {t} is not a position (0-8, or * for a free move)"
     if t >= 0:
-        if _over(state):
-            return "the game is over, so there is no target (write *)"
         if state.closed >> t & 1 and state.closed >> (t + 9) & 1:
             return f"both target boards 0:{t} and 1:{t} are closed, so the move is free (write *)"
         marks = o if last else x
@@ -290,11 +338,11 @@ class XtremeTicTacToe:
 
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
-        if _line(state.won_x) or _line(state.won_o):
+        t = state.target
+        if t == GAME_OVER:
             return ()
         occ = state.x | state.o
-        closed = state.closed
-        t = state.target
+        closed = state.boards >> 36
         if t >= 0:
             if closed >> t & 1:
                 return _LEGAL_IN[t + 9][(occ >> (9 * t + 81)) & FULL]
@@ -316,13 +364,14 @@ class XtremeTicTacToe:
 
     def returns(self, state: State) -> tuple[float, float]:
         """+1/-1 for a line; at exhaustion as the ``reward`` option says; zeros before the end."""
-        if _line(state.won_x):
-            return (1.0, -1.0)
-        if _line(state.won_o):
-            return (-1.0, 1.0)
-        if state.closed != ALL_CLOSED:
+        if state.target != GAME_OVER:
             return (0.0, 0.0)
-        return self._exhausted(state.won_x, state.won_o)
+        won_x, won_o = state.won_x, state.won_o
+        if _line(won_x):
+            return (1.0, -1.0)
+        if _line(won_o):
+            return (-1.0, 1.0)
+        return self._exhausted(won_x, won_o)
 
     def _exhausted(self, won_x: int, won_o: int) -> tuple[float, float]:
         if self.reward == "draw":
@@ -341,44 +390,41 @@ class XtremeTicTacToe:
         try:
             sb = _MOVE_BOARD[move]
         except (IndexError, TypeError):
-            sb = -1
-        x, o, closed = state.x, state.o, state.closed
-        t = state.target
-        bit = 1 << move if sb >= 0 and move >= 0 else 0
+            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move") from None
+        x, o, boards, t = state.x, state.o, state.boards, state.target
         if (
-            sb < 0
-            or (t >= 0 and sb != t and sb != t + 9)
-            or closed >> sb & 1
-            or (x | o) & bit
-            or _over(state)
+            move < 0
+            or (sb != t and sb != t + 9 if t >= 0 else t == GAME_OVER)
+            or boards >> (36 + sb) & 1
+            or (x | o) >> move & 1
         ):
             raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not legal here")
-        won_x, won_o = state.won_x, state.won_o
         shift = 9 * sb
-        took = False
-        if state.to_move == 0:
-            x |= bit
-            if WINS[(x >> shift) & FULL]:
-                won_x |= 1 << sb
-                closed |= 1 << sb
-                took = True
-            elif ((x | o) >> shift) & FULL == FULL:
-                closed |= 1 << sb
+        p = state.to_move
+        if p == 0:
+            x |= 1 << move
+            mine = x
         else:
-            o |= bit
-            if WINS[(o >> shift) & FULL]:
-                won_o |= 1 << sb
-                closed |= 1 << sb
-                took = True
-            elif ((x | o) >> shift) & FULL == FULL:
-                closed |= 1 << sb
+            o |= 1 << move
+            mine = o
         c = _MOVE_CELL[move]
-        if closed == ALL_CLOSED or (took and (_line(won_x) or _line(won_o))):
-            return State(x, o, won_x, won_o, closed, -1, 1 - state.to_move, False)
+        if WINS[(mine >> shift) & FULL]:
+            boards |= 1 << (18 * p + sb) | 1 << (36 + sb)
+            # the won board's big board: bits 18 * p + 9 * k .. + 8 of ``boards``
+            if WINS[(boards >> (18 * p + 9 * (sb >= 9))) & FULL] or boards >> 36 == ALL_CLOSED:
+                return _state(x, o, boards, GAME_OVER, 1 - p, False)
+            closed = boards >> 36
+            target = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
+            if state.bonus:
+                return _state(x, o, boards, target, 1 - p, False)
+            return _state(x, o, boards, target, p, True)
+        if ((x | o) >> shift) & FULL == FULL:
+            boards |= 1 << (36 + sb)
+            if boards >> 36 == ALL_CLOSED:
+                return _state(x, o, boards, GAME_OVER, 1 - p, False)
+        closed = boards >> 36
         target = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
-        if took and not state.bonus:
-            return State(x, o, won_x, won_o, closed, target, state.to_move, True)
-        return State(x, o, won_x, won_o, closed, target, 1 - state.to_move, False)
+        return _state(x, o, boards, target, 1 - p, False)
 
     def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The result of a uniformly random game from ``state`` to the end.
@@ -468,13 +514,13 @@ class XtremeTicTacToe:
         if sym == 0:
             return state
         t = state.target
-        return State(
+        return make_state(
             _map_bits(state.x, sym),
             _map_bits(state.o, sym),
             _map_boards(state.won_x, sym),
             _map_boards(state.won_o, sym),
             _map_boards(state.closed, sym),
-            CELL_MAPS[sym & 7][t] if t >= 0 else -1,
+            CELL_MAPS[sym & 7][t] if t >= 0 else t,
             state.to_move,
             state.bonus,
         )
@@ -542,7 +588,11 @@ class XtremeTicTacToe:
         x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
         o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
         won_x, won_o, closed = _derived(x, o)
-        state = State(x, o, won_x, won_o, closed, t, MARKS.index(mover.upper()), len(parts) == 4)
+        if t == -1 and _ended(won_x, won_o, closed):
+            t = GAME_OVER
+        state = make_state(
+            x, o, won_x, won_o, closed, t, MARKS.index(mover.upper()), len(parts) == 4
+        )
         why = _valid(state)
         if why is not None:
             raise ParseError(f"{text!r} is not a reachable position: {why}")
@@ -666,4 +716,4 @@ def _status_line(state: State, reward: str) -> str:
     return f"{who} to move{kind} {where}: type 'big-board position cell', {example}."
 
 
-_EMPTY = State(0, 0, 0, 0, 0, -1, 0, False)
+_EMPTY = make_state(0, 0, 0, 0, 0, -1, 0, False)
