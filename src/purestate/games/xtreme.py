@@ -704,16 +704,18 @@ def _status_line(state: State, reward: str) -> str:
         score = f"{max(px, po)}-{min(px, po)}"
         return f"All 18 small boards are closed: {lead} leads {score} on points (reward={reward})."
     who = MARKS[state.to_move]
-    kind = " (bonus move: winning a board now earns no further move)" if state.bonus else ""
     boards = playable_boards(state)
     sb = boards[0]
     first = EMPTY_CELLS[((state.x | state.o) >> (9 * sb)) & FULL][0]
     example = f"e.g. '{sb // 9} {sb % 9} {first}'"
     if state.target >= 0:
-        where = f"in small board {_boards_text(boards)}"
+        where = f"in small board {' or '.join(board_name(b) for b in boards)}"
     else:
         where = "anywhere open (free move)"
-    return f"{who} to move{kind} {where}: type 'big-board position cell', {example}."
+    line = f"{who} to move {where}: type 'big-board position cell', {example}."
+    if state.bonus:
+        return f"Bonus move for {who} (winning a board now earns no further move).\n{line}"
+    return line
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0, False)
