@@ -359,3 +359,10 @@ def test_scripted_game_through_play_moves() -> None:
     assert play_moves(GAME, moves) == s
     assert GAME.encode(s).split("/")[4] == "O..OX...O"
     assert s.target == 3 and s.to_move == 0
+
+
+def test_states_built_by_step_equal_states_built_by_attrs() -> None:
+    for s in _random_states(9):
+        built = State(s.x, s.o, s.boards, s.target, s.to_move)
+        assert built == s and hash(built) == hash(s)
+        assert repr(built) == repr(s)

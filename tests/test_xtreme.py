@@ -386,3 +386,10 @@ def test_heuristic_works_on_both_big_boards() -> None:
     scores = dict(zip(GAME.legal(s), heuristic.move_scores(GAME, s), strict=True))
     assert scores[_move(1, 2, 2)] >= heuristic.WIN_SCORE
     assert heuristic.evaluate(GAME, s) > 0.5
+
+
+def test_states_built_by_step_equal_states_built_by_attrs() -> None:
+    for s in _random_states(9):
+        built = State(s.x, s.o, s.boards, s.target, s.to_move, s.bonus)
+        assert built == s and hash(built) == hash(s)
+        assert repr(built) == repr(s)
