@@ -359,10 +359,10 @@ class UltimateTicTacToe:
         if _over(state):
             return self.returns(state)
         rand = keys.generator(key).random
-        marks = [list(small_boards(state.x)), list(small_boards(state.o))]
-        occ = [a | b for a, b in zip(marks[0], marks[1], strict=True)]
-        won = [state.won_x, state.won_o]
-        closed = state.closed
+        mx = list(small_boards(state.x))
+        mo = list(small_boards(state.o))
+        occ = [a | b for a, b in zip(mx, mo, strict=True)]
+        won_x, won_o, closed = state.won_x, state.won_o, state.closed
         t = state.target
         p = state.to_move
         while True:
@@ -371,6 +371,7 @@ class UltimateTicTacToe:
                 cells = EMPTY_CELLS[occ[b]]
                 c = cells[int(rand() * len(cells))]
             else:
+                # a free move: draw one of all the free cells of the open boards
                 total = 0
                 for bb in range(9):
                     if not closed >> bb & 1:
@@ -385,24 +386,41 @@ class UltimateTicTacToe:
                         r -= n
                     b += 1
                 c = EMPTY_CELLS[occ[b]][r]
-            mine = marks[p]
-            m = mine[b] | (1 << c)
-            mine[b] = m
-            occ[b] |= 1 << c
-            if WINS[m]:
-                closed |= 1 << b
-                w = won[p] | (1 << b)
-                won[p] = w
-                if WINS[w]:
-                    return (1.0, -1.0) if p == 0 else (-1.0, 1.0)
-                if closed == FULL:
-                    return (0.0, 0.0)
-            elif occ[b] == FULL:
-                closed |= 1 << b
-                if closed == FULL:
-                    return (0.0, 0.0)
+            bit = 1 << c
+            filled = occ[b] | bit
+            occ[b] = filled
+            # the two players' branches are written out: this loop is the hot path of MCTS
+            if p == 0:
+                m = mx[b] | bit
+                mx[b] = m
+                if WINS[m]:
+                    closed |= 1 << b
+                    won_x |= 1 << b
+                    if WINS[won_x]:
+                        return (1.0, -1.0)
+                    if closed == FULL:
+                        return (0.0, 0.0)
+                elif filled == FULL:
+                    closed |= 1 << b
+                    if closed == FULL:
+                        return (0.0, 0.0)
+                p = 1
+            else:
+                m = mo[b] | bit
+                mo[b] = m
+                if WINS[m]:
+                    closed |= 1 << b
+                    won_o |= 1 << b
+                    if WINS[won_o]:
+                        return (-1.0, 1.0)
+                    if closed == FULL:
+                        return (0.0, 0.0)
+                elif filled == FULL:
+                    closed |= 1 << b
+                    if closed == FULL:
+                        return (0.0, 0.0)
+                p = 0
             t = -1 if closed >> c & 1 else c
-            p ^= 1
 
     @property
     def symmetries(self) -> tuple[int, ...]:
