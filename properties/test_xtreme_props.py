@@ -85,3 +85,12 @@ def test_move_scores_align_with_the_legal_moves(s: State) -> None:
     assert len(scores) == len(GAME.legal(s))
     assert all(v >= 1.0 for v in scores)
     assert -1.0 < heuristic.evaluate(GAME, s) < 1.0
+
+
+@given(states(GAME))
+def test_people_can_type_every_legal_move_and_read_every_board(s: State) -> None:
+    for m in GAME.legal(s):
+        assert GAME.parse_move(s, GAME.format_move(m)) == m
+        assert GAME.parse_move(s, str(m)) == m
+    text = GAME.render(s)
+    assert ("to move" in text) != GAME.is_over(s)
