@@ -453,15 +453,18 @@ class UltimateTicTacToe:
 
     def canonical(self, state: State) -> tuple[State, int]:
         """The image with the smallest (x, o, target) and the first symmetry that gives it."""
-        best = state
-        best_key = (state.x, state.o, state.target)
+        # compare images by x first and map o and the target only for the contenders
+        x, o, t = state.x, state.o, state.target
+        best_key = (x, o, t)
         best_g = 0
         for g in SYMMETRIES[1:]:
-            img = self.transform(state, g)
-            k = (img.x, img.o, img.target)
+            gx = _map_bits(x, g)
+            if gx > best_key[0]:
+                continue
+            k = (gx, _map_bits(o, g), CELL_MAPS[g][t] if t >= 0 else t)
             if k < best_key:
-                best, best_key, best_g = img, k, g
-        return best, best_g
+                best_key, best_g = k, g
+        return self.transform(state, best_g), best_g
 
     def encode(self, state: State) -> str:
         """Nine groups of nine cells (board by board, ``X``/``O``/``.``) and the target board.
