@@ -74,11 +74,16 @@ def test_playout_depends_only_on_state_and_key(s: State, k: int) -> None:
     assert r in ((1.0, -1.0), (0.0, 0.0), (-1.0, 1.0))
 
 
-@given(states(GAME))
-def test_move_scores_align_with_the_legal_moves(s: State) -> None:
-    scores = heuristic.move_scores(GAME, s)
-    assert len(scores) == len(GAME.legal(s))
-    assert all(v >= 1.0 for v in scores)
+@given(states(GAME), SYMS)
+def test_move_scores_align_with_the_legal_moves_and_the_symmetries(s: State, g: int) -> None:
+    img = GAME.transform(s, g)
+    for scorer in (heuristic.move_scores, heuristic.code_move_scores):
+        scores = scorer(GAME, s)
+        assert len(scores) == len(GAME.legal(s))
+        assert all(v >= 1.0 for v in scores)
+        by_move = dict(zip(GAME.legal(img), scorer(GAME, img), strict=True))
+        for m, v in zip(GAME.legal(s), scores, strict=True):
+            assert by_move[GAME.transform_move(m, g)] == v
     assert -1.0 < heuristic.evaluate(GAME, s) < 1.0
 
 

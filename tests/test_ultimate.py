@@ -366,3 +366,22 @@ def test_states_built_by_step_equal_states_built_by_attrs() -> None:
         built = State(s.x, s.o, s.boards, s.target, s.to_move)
         assert built == s and hash(built) == hash(s)
         assert repr(built) == repr(s)
+
+
+def test_code_move_scores_follow_the_seed_bots_numbers() -> None:
+    s = _position(
+        {0: "01", 1: "345", 2: "0", 8: "2"},
+        {4: "08", 6: "0", 7: "2", 3: "4", 5: "0", 2: "5"},
+        "0",
+    )
+    scores = dict(zip(GAME.legal(s), heuristic.code_move_scores(GAME, s), strict=True))
+    # cell 2 wins board 0: 10 x the big-board score (boards 0, 1 X's with board 2 open: 2)
+    assert scores[2] == 10 * 2
+    assert scores[4] == 2 + 2  # open twos on the column 1-4-7 and the diagonal 0-4-8
+    assert scores[8] == 2  # the diagonal 0-4-8 with 4 empty
+    assert scores[5] == 1  # nothing: the minimum
+    won = _position({0: "012", 1: "345", 2: "48", 7: "1"}, _NINE_O, "2")
+    game_scores = dict(zip(GAME.legal(won), heuristic.code_move_scores(GAME, won), strict=True))
+    assert game_scores[18] == heuristic.CODE_WIN_SCORE
+    assert all(v < heuristic.CODE_WIN_SCORE for m, v in game_scores.items() if m != 18)
+    assert min(heuristic.code_move_scores(GAME, GAME.initial())) == 1.0

@@ -27,8 +27,15 @@ Two functions use these numbers:
   built from the same terms counted on the board as it stands (registered as the ``uttt``
   evaluation for alpha-beta and progressive bias).
 
-Both work for ``ultimate_tictactoe`` (one big board) and ``xtreme_tictactoe`` (two; the terms are
-summed over both) and raise ``ValueError`` for any other game.
+The seed's code (``bot.py``) uses other numbers than its README; ``code_move_scores`` has them,
+for a faithful ``seedbot``: a move that wins its small board scores ``10 ×`` a big-board score
+(10 if it completes a big-board line, else 2 per open two and per block of two made on the big
+board, at least 1); any other move scores 2 per open two and per block of two it makes on its
+small board, at least 1. A score of ``CODE_WIN_SCORE`` (100) wins the game (the seed stops
+expanding there).
+
+All of these work for ``ultimate_tictactoe`` (one big board) and ``xtreme_tictactoe`` (two; the
+terms are summed over both) and raise ``ValueError`` for any other game.
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ BIG_WIN = 100
 BIG_LINE = 10
 WIN_SCORE = 1 + SMALL_WIN + BIG_WIN
 """A move scoring at least this much wins the game (the seed prunes the branch there)."""
+CODE_WIN_SCORE = 100
+"""A ``code_move_scores`` score of this much wins the game."""
 SCALE = 30.0
 """Heuristic points per unit of the ``tanh`` argument in ``evaluate``: a lead of two small
 boards (20 points) is worth about 0.58."""
@@ -195,3 +204,60 @@ def _score(state: Any, move: int) -> float:
                 if (a == 2 and b == 0 and not drawn & line) or (a == 1 and b == 2):
                     points += BIG_LINE
     return float(1 + points)
+
+
+def _code_line_points(mine: int, theirs: int, blocked: int, at: int) -> int:
+    """The seed code's score of a mark at ``at``: -1 if it completes a line, else its points.
+
+    ``blocked`` cells are neither empty nor anyone's (drawn small boards on the big board).
+    """
+    points = 0
+    for line in LINES_THROUGH[at]:
+        others = line & ~(1 << at)
+        a = (mine & others).bit_count()
+        b = (theirs & others).bit_count()
+        if a == 2:
+            return -1
+        if (a == 1 and b == 0 and not blocked & others) or b == 2:
+            points += 2
+    return points if points else 1
+
+
+_CODE_MEMO: dict[tuple[int, int, int, int], int] = {}
+
+
+def _code_points(mine: int, theirs: int, blocked: int, at: int) -> int:
+    key = (mine, theirs, blocked, at)
+    got = _CODE_MEMO.get(key)
+    if got is None:
+        got = _CODE_MEMO[key] = _code_line_points(mine, theirs, blocked, at)
+    return got
+
+
+def _code_score(state: Any, move: int) -> float:
+    sb, cell = divmod(move, 9)
+    if state.to_move == 0:
+        mine_bits, theirs_bits, won_mine, won_theirs = state.x, state.o, state.won_x, state.won_o
+    else:
+        mine_bits, theirs_bits, won_mine, won_theirs = state.o, state.x, state.won_o, state.won_x
+    small = _code_points((mine_bits >> (9 * sb)) & FULL, (theirs_bits >> (9 * sb)) & FULL, 0, cell)
+    if small >= 0:
+        return float(small)
+    k, pos = divmod(sb, 9)
+    wm = (won_mine >> (9 * k)) & FULL
+    wt = (won_theirs >> (9 * k)) & FULL
+    drawn = ((state.closed >> (9 * k)) & FULL) & ~(wm | wt)
+    big = _code_points(wm, wt, drawn, pos)
+    return float(10 * (10 if big < 0 else big))
+
+
+def code_move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
+    """The seed code's move scores (``bot.py``'s numbers), aligned with ``game.legal(state)``.
+
+    Every score is at least 1; ``CODE_WIN_SCORE`` (100) means the move wins the game.
+
+    Raises:
+        ValueError: for a game other than ultimate or Xtreme tic-tac-toe.
+    """
+    _big_boards(game)
+    return tuple(_code_score(state, m) for m in game.legal(state))
