@@ -385,3 +385,11 @@ def test_code_move_scores_follow_the_seed_bots_numbers() -> None:
     assert game_scores[18] == heuristic.CODE_WIN_SCORE
     assert all(v < heuristic.CODE_WIN_SCORE for m, v in game_scores.items() if m != 18)
     assert min(heuristic.code_move_scores(GAME, GAME.initial())) == 1.0
+
+
+def test_decode_refuses_a_target_after_the_end() -> None:
+    end = _random_states(1)[-1]
+    text = GAME.encode(end)
+    assert text.endswith(" *")
+    with pytest.raises(ParseError, match="game is over, so the target must be"):
+        GAME.decode(text[:-1] + "3")

@@ -393,3 +393,11 @@ def test_states_built_by_step_equal_states_built_by_attrs() -> None:
         built = State(s.x, s.o, s.boards, s.target, s.to_move, s.bonus)
         assert built == s and hash(built) == hash(s)
         assert repr(built) == repr(s)
+
+
+def test_decode_refuses_a_target_after_the_end() -> None:
+    end = GAME.step(_nearly_exhausted(), _move(1, 8, 2))
+    text = GAME.encode(end)
+    assert " * " in text
+    with pytest.raises(ParseError, match="game is over, so the target must be"):
+        GAME.decode(text.replace(" * ", " 2 "))

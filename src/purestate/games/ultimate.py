@@ -247,7 +247,9 @@ def _valid(state: State) -> str | None:
     if not -2 <= t <= 8:
         return f"target board {t} is not a board (0-8, or * for a free move)"
     if (t == GAME_OVER) != _ended(state.boards):
-        return "the target must be -2 exactly when the game is over"
+        if t == GAME_OVER:
+            return "the target says the game is over, but it is not"
+        return "the game is over, so the target must be *"
     if t >= 0:
         if state.closed >> t & 1:
             return f"target board {t} is closed, so the move is free (write *)"

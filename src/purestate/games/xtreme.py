@@ -281,14 +281,16 @@ def _valid(state: State) -> str | None:
         return "X makes the first move, a free one"
     # the player who made the last move: the mover again on a bonus move, else the other one
     last = state.to_move if state.bonus else 1 - state.to_move
-    if (state.target == GAME_OVER) != _ended(state.won_x, state.won_o, state.closed):
-        return "the target must be -2 exactly when the game is over"
+    t = state.target
+    if (t == GAME_OVER) != _ended(state.won_x, state.won_o, state.closed):
+        if t == GAME_OVER:
+            return "the target says the game is over, but it is not"
+        return "the game is over, so the target must be *"
     if state.bonus:
         if _over(state):
             return "no bonus move once the game is over"
         if not (state.won_o if last else state.won_x):
             return "a bonus move needs a small board won by the player to move"
-    t = state.target
     if not -2 <= t <= 8:
         return f"target {t} is not a position (0-8, or * for a free move)"
     if t >= 0:
