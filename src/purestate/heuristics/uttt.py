@@ -41,10 +41,15 @@ terms are summed over both) and raise ``ValueError`` for any other game.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
+
+from attrs import frozen
 
 from purestate.core.game import Game
 from purestate.games.small_board import FULL, LINE_MASKS, LINES_THROUGH, WINS, cached_line_counts
+from purestate.games.ultimate import UltimateTicTacToe
+from purestate.games.xtreme import XtremeTicTacToe
 
 SMALL_WIN = 10
 SMALL_LINE = 1
@@ -60,17 +65,16 @@ boards (20 points) is worth about 0.58."""
 LIMIT = 0.99
 """``evaluate`` stays within [-LIMIT, LIMIT], so a proven result always outranks it."""
 
-_BIG_BOARDS = {"ultimate_tictactoe": 1, "xtreme_tictactoe": 2}
-
 
 def _big_boards(game: Game[Any, Any]) -> int:
-    name = game.spec.name
-    n = _BIG_BOARDS.get(name)
-    if n is None:
-        raise ValueError(
-            f"the uttt heuristic plays ultimate_tictactoe and xtreme_tictactoe, not {name}"
-        )
-    return n
+    # a type test, not ``game.spec``: this runs on every ply of a heavy playout
+    if isinstance(game, UltimateTicTacToe):
+        return 1
+    if isinstance(game, XtremeTicTacToe):
+        return 2
+    raise ValueError(
+        f"the uttt heuristic plays ultimate_tictactoe and xtreme_tictactoe, not {game.spec.name}"
+    )
 
 
 _BIG_MEMO: dict[tuple[int, int, int], int] = {}
@@ -147,7 +151,7 @@ def move_score(game: Game[Any, Any], state: Any, move: int) -> float:
         ValueError: for a game other than ultimate or Xtreme tic-tac-toe.
     """
     _big_boards(game)
-    return _score(state, move)
+    return _row(state, move // 9, _README)[move % 9]
 
 
 def move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
@@ -160,50 +164,112 @@ def move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
         ValueError: for a game other than ultimate or Xtreme tic-tac-toe.
     """
     _big_boards(game)
-    return tuple(_score(state, m) for m in game.legal(state))
+    return _scores(state, game.legal(state), _README)
 
 
-_SMALL_MEMO: dict[tuple[int, int, int], int] = {}
+def code_move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
+    """The seed code's move scores (``bot.py``'s numbers), aligned with ``game.legal(state)``.
+
+    Every score is at least 1; ``CODE_WIN_SCORE`` (100) means the move wins the game.
+
+    Raises:
+        ValueError: for a game other than ultimate or Xtreme tic-tac-toe.
+    """
+    _big_boards(game)
+    return _scores(state, game.legal(state), _CODE)
 
 
-def _small_points(mine: int, theirs: int, cell: int) -> int:
-    key = (mine, theirs, cell)
-    got = _SMALL_MEMO.get(key)
+# Scores are computed a small board at a time: the small-board part of every cell's score depends
+# only on the two players' 9-bit masks there (memoised per pair), and the big-board part is the
+# same for every cell that wins the board. Heavy playouts call this on every ply.
+Row = tuple[tuple[float, ...], tuple[int, ...]]
+"""Per small board: the scores of the nine cells before any big-board part, and the cells that
+win the board (they get the big-board part)."""
+
+
+@frozen
+class _Scorer:
+    """One set of numbers: the small-board rows, the big-board part of a winning move (from the
+    mover's and the opponent's won boards, the drawn boards and the board's position), and
+    whether that part is added to the cell's score or replaces it."""
+
+    row: Callable[[int, int], Row]
+    big: Callable[[int, int, int, int], int]
+    additive: bool
+
+
+def _scores(state: Any, legal: tuple[int, ...], scorer: _Scorer) -> tuple[float, ...]:
+    out: list[float] = []
+    current = -1
+    row: tuple[float, ...] = ()
+    for m in legal:
+        sb = m // 9
+        if sb != current:
+            current = sb
+            row = _row(state, sb, scorer)
+        out.append(row[m - 9 * sb])
+    return tuple(out)
+
+
+def _row(state: Any, sb: int, scorer: _Scorer) -> tuple[float, ...]:
+    if state.to_move == 0:
+        mine_bits, theirs_bits = state.x, state.o
+    else:
+        mine_bits, theirs_bits = state.o, state.x
+    base, wins = scorer.row((mine_bits >> (9 * sb)) & FULL, (theirs_bits >> (9 * sb)) & FULL)
+    if not wins:
+        return base
+    k, pos = divmod(sb, 9)
+    if state.to_move == 0:
+        wm, wt = state.won_x, state.won_o
+    else:
+        wm, wt = state.won_o, state.won_x
+    wm = (wm >> (9 * k)) & FULL
+    wt = (wt >> (9 * k)) & FULL
+    drawn = ((state.closed >> (9 * k)) & FULL) & ~(wm | wt)
+    big = float(scorer.big(wm, wt, drawn, pos))
+    if scorer.additive:
+        return tuple(v + big if c in wins else v for c, v in enumerate(base))
+    return tuple(big if c in wins else v for c, v in enumerate(base))
+
+
+_README_ROWS: dict[tuple[int, int], Row] = {}
+
+
+def _readme_row(mine: int, theirs: int) -> Row:
+    key = (mine, theirs)
+    got = _README_ROWS.get(key)
     if got is None:
-        after = mine | (1 << cell)
-        got = SMALL_WIN if WINS[after] else 0
-        for line in LINES_THROUGH[cell]:
-            a = (after & line).bit_count()
-            b = (theirs & line).bit_count()
-            if (a == 2 and b == 0) or (a == 1 and b == 2):
-                got += SMALL_LINE
-        _SMALL_MEMO[key] = got
+        scores = []
+        wins = []
+        for cell in range(9):
+            after = mine | (1 << cell)
+            points = 0
+            if WINS[after]:
+                points += SMALL_WIN
+                wins.append(cell)
+            for line in LINES_THROUGH[cell]:
+                a = (after & line).bit_count()
+                b = (theirs & line).bit_count()
+                if (a == 2 and b == 0) or (a == 1 and b == 2):
+                    points += SMALL_LINE
+            scores.append(float(1 + points))
+        got = _README_ROWS[key] = (tuple(scores), tuple(wins))
     return got
 
 
-def _score(state: Any, move: int) -> float:
-    sb, cell = divmod(move, 9)
-    if state.to_move == 0:
-        mine_bits, theirs_bits, won_mine, won_theirs = state.x, state.o, state.won_x, state.won_o
-    else:
-        mine_bits, theirs_bits, won_mine, won_theirs = state.o, state.x, state.won_o, state.won_x
-    mine = (mine_bits >> (9 * sb)) & FULL
-    theirs = (theirs_bits >> (9 * sb)) & FULL
-    points = _small_points(mine, theirs, cell)
-    if WINS[mine | (1 << cell)]:
-        k, pos = divmod(sb, 9)
-        wm = ((won_mine >> (9 * k)) & FULL) | (1 << pos)
-        wt = (won_theirs >> (9 * k)) & FULL
-        if WINS[wm]:
-            points += BIG_WIN
-        else:
-            drawn = ((state.closed >> (9 * k)) & FULL) & ~(wm | wt)
-            for line in LINES_THROUGH[pos]:
-                a = (wm & line).bit_count()
-                b = (wt & line).bit_count()
-                if (a == 2 and b == 0 and not drawn & line) or (a == 1 and b == 2):
-                    points += BIG_LINE
-    return float(1 + points)
+def _readme_big(won: int, theirs: int, drawn: int, pos: int) -> int:
+    """README big-board points of winning the board at ``pos``."""
+    won_after = won | (1 << pos)
+    if WINS[won_after]:
+        return BIG_WIN
+    points = 0
+    for line in LINES_THROUGH[pos]:
+        a = (won_after & line).bit_count()
+        b = (theirs & line).bit_count()
+        if (a == 2 and b == 0 and not drawn & line) or (a == 1 and b == 2):
+            points += BIG_LINE
+    return points
 
 
 def _code_line_points(mine: int, theirs: int, blocked: int, at: int) -> int:
@@ -223,41 +289,29 @@ def _code_line_points(mine: int, theirs: int, blocked: int, at: int) -> int:
     return points if points else 1
 
 
-_CODE_MEMO: dict[tuple[int, int, int, int], int] = {}
+_CODE_ROWS: dict[tuple[int, int], Row] = {}
 
 
-def _code_points(mine: int, theirs: int, blocked: int, at: int) -> int:
-    key = (mine, theirs, blocked, at)
-    got = _CODE_MEMO.get(key)
+def _code_row(mine: int, theirs: int) -> Row:
+    key = (mine, theirs)
+    got = _CODE_ROWS.get(key)
     if got is None:
-        got = _CODE_MEMO[key] = _code_line_points(mine, theirs, blocked, at)
+        scores = []
+        wins = []
+        for cell in range(9):
+            v = _code_line_points(mine, theirs, 0, cell)
+            if v < 0:
+                wins.append(cell)
+            scores.append(float(v))
+        got = _CODE_ROWS[key] = (tuple(scores), tuple(wins))
     return got
 
 
-def _code_score(state: Any, move: int) -> float:
-    sb, cell = divmod(move, 9)
-    if state.to_move == 0:
-        mine_bits, theirs_bits, won_mine, won_theirs = state.x, state.o, state.won_x, state.won_o
-    else:
-        mine_bits, theirs_bits, won_mine, won_theirs = state.o, state.x, state.won_o, state.won_x
-    small = _code_points((mine_bits >> (9 * sb)) & FULL, (theirs_bits >> (9 * sb)) & FULL, 0, cell)
-    if small >= 0:
-        return float(small)
-    k, pos = divmod(sb, 9)
-    wm = (won_mine >> (9 * k)) & FULL
-    wt = (won_theirs >> (9 * k)) & FULL
-    drawn = ((state.closed >> (9 * k)) & FULL) & ~(wm | wt)
-    big = _code_points(wm, wt, drawn, pos)
-    return float(10 * (10 if big < 0 else big))
+def _code_big(won: int, theirs: int, drawn: int, pos: int) -> int:
+    """The seed code's score of winning the small board at ``pos``: 10 × its big-board score."""
+    big = _code_line_points(won, theirs, drawn, pos)
+    return 10 * (10 if big < 0 else big)
 
 
-def code_move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
-    """The seed code's move scores (``bot.py``'s numbers), aligned with ``game.legal(state)``.
-
-    Every score is at least 1; ``CODE_WIN_SCORE`` (100) means the move wins the game.
-
-    Raises:
-        ValueError: for a game other than ultimate or Xtreme tic-tac-toe.
-    """
-    _big_boards(game)
-    return tuple(_code_score(state, m) for m in game.legal(state))
+_README = _Scorer(_readme_row, _readme_big, additive=True)
+_CODE = _Scorer(_code_row, _code_big, additive=False)
