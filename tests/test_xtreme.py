@@ -401,3 +401,24 @@ def test_decode_refuses_a_target_after_the_end() -> None:
     assert " * " in text
     with pytest.raises(ParseError, match="game is over, so the target must be"):
         GAME.decode(text.replace(" * ", " 2 "))
+
+
+@pytest.mark.parametrize("scorer", [heuristic.move_scores, heuristic.code_move_scores])
+def test_greedy_move_scores_beat_random_play(scorer: Any) -> None:
+    score = 0.0
+    n = 20
+    for i in range(n):
+        rng = keys.generator(keys.key(i))
+        seat = i % 2
+        s = GAME.initial()
+        while not GAME.is_over(s):
+            moves = GAME.legal(s)
+            if GAME.to_move(s) == seat:
+                sc = scorer(GAME, s)
+                s = GAME.step(s, moves[sc.index(max(sc))])
+            else:
+                s = GAME.step(s, rng.choice(moves))
+        r = GAME.returns(s)[seat]
+        score += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
+    # measured 1.0 over 60 games for both; random vs random scores about 0.5
+    assert score / n >= 0.8
