@@ -483,28 +483,34 @@ class XtremeTicTacToe:
                         r -= n
                     sb += 1
                 c = EMPTY_CELLS[occ[sb]][r]
+            bit = 1 << c
+            filled = occ[sb] | bit
+            occ[sb] = filled
             mine = marks[p]
-            m = mine[sb] | (1 << c)
+            m = mine[sb] | bit
             mine[sb] = m
-            occ[sb] |= 1 << c
-            took = False
             if WINS[m]:
                 closed |= 1 << sb
                 w = won[p] | (1 << sb)
                 won[p] = w
                 if WINS[(w >> 9) if sb >= 9 else (w & FULL)]:
                     return (1.0, -1.0) if p == 0 else (-1.0, 1.0)
-                took = True
-            elif occ[sb] == FULL:
+                if closed == ALL_CLOSED:
+                    return self._exhausted(won[0], won[1])
+                t = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
+                if bonus:
+                    bonus = False
+                    p ^= 1
+                else:
+                    bonus = True
+                continue
+            if filled == FULL:
                 closed |= 1 << sb
-            if closed == ALL_CLOSED:
-                return self._exhausted(won[0], won[1])
+                if closed == ALL_CLOSED:
+                    return self._exhausted(won[0], won[1])
             t = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
-            if took and not bonus:
-                bonus = True
-            else:
-                bonus = False
-                p ^= 1
+            bonus = False
+            p ^= 1
 
     @property
     def symmetries(self) -> tuple[int, ...]:
