@@ -272,7 +272,7 @@ class UltimateTicTacToe:
     @property
     def spec(self) -> GameSpec:
         """Name and bounds (81 marks at most)."""
-        return GameSpec("ultimate_tictactoe", 2, 81)
+        return _SPEC
 
     def initial(self) -> State:
         """The empty board, X to move, free move."""
@@ -612,3 +612,4 @@ def _status_line(state: State) -> str:
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0)
+_SPEC = GameSpec("ultimate_tictactoe", 2, 81)

@@ -327,8 +327,7 @@ class XtremeTicTacToe:
     @property
     def spec(self) -> GameSpec:
         """Name and bounds (162 marks at most); outcomes are margins under ``points``."""
-        outcomes = None if self.reward == "points" else (-1.0, 0.0, 1.0)
-        return GameSpec("xtreme_tictactoe", 2, 162, outcomes=outcomes)
+        return _SPECS[self.reward]
 
     def initial(self) -> State:
         """Both boards empty, X to move, free move."""
@@ -730,3 +729,9 @@ def _status_line(state: State, reward: str) -> str:
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0, False)
+_SPECS = {
+    reward: GameSpec(
+        "xtreme_tictactoe", 2, 162, outcomes=None if reward == "points" else (-1.0, 0.0, 1.0)
+    )
+    for reward in ("draw", "tiebreak", "points")
+}
