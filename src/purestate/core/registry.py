@@ -17,6 +17,8 @@ from purestate.core.spec import SpecError, build, parse_spec
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
 _GAMES: dict[str, str] = {
     "tictactoe": "purestate.games.tictactoe:TicTacToe",
+    "ultimate_tictactoe": "purestate.games.ultimate:UltimateTicTacToe",
+    "xtreme_tictactoe": "purestate.games.xtreme:XtremeTicTacToe",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
@@ -35,7 +37,9 @@ _AGENTS: dict[str, str] = {
 # name -> "module:function". Evaluations injected into search (``alphabeta:eval=voronoi``):
 # ``evaluate(game, state) -> float``, the value for player 0, strictly inside (-1, 1) so that a
 # proven win or loss always outranks a heuristic estimate.
-_EVALUATIONS: dict[str, str] = {}
+_EVALUATIONS: dict[str, str] = {
+    "uttt": "purestate.heuristics.uttt:evaluate",
+}
 
 # name -> "module:function". Per-move scores injected into Monte Carlo search (heavy playouts,
 # progressive bias, the seed bot's ordering: ``mcts:playout=heavy,scores=uttt``):
