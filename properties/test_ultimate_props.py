@@ -6,11 +6,12 @@ from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
-from properties.strategies import keys, states, trajectories
 
 from purestate.core.keys import Key
 from purestate.games.ultimate import State, UltimateTicTacToe
 from purestate.heuristics import uttt as heuristic
+
+from .strategies import keys, states, trajectories
 
 GAME = UltimateTicTacToe()
 SYMS = st.sampled_from(GAME.symmetries)

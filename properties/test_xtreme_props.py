@@ -6,11 +6,12 @@ from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
-from properties.strategies import keys, states, trajectories
 
 from purestate.core.keys import Key
 from purestate.games.xtreme import State, XtremeTicTacToe
 from purestate.heuristics import uttt as heuristic
+
+from .strategies import keys, states, trajectories
 
 GAME = XtremeTicTacToe()
 SYMS = st.sampled_from(GAME.symmetries)

@@ -45,7 +45,10 @@ _EVALUATIONS: dict[str, str] = {
 # progressive bias, the seed bot's ordering: ``mcts:playout=heavy,scores=uttt``):
 # ``move_scores(game, state) -> tuple[float, ...]``, one score >= 0 per move of
 # ``game.legal(state)`` in that order, larger meaning better for the player to move.
-_MOVE_SCORES: dict[str, str] = {}
+_MOVE_SCORES: dict[str, str] = {
+    "uttt": "purestate.heuristics.uttt:move_scores",
+    "uttt_code": "purestate.heuristics.uttt:code_move_scores",
+}
 
 
 def _load(path: str) -> Any:
