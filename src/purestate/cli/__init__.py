@@ -24,7 +24,7 @@ app = typer.Typer(
 
 def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
-    from purestate.cli import games  # noqa: F401
+    from purestate.cli import analyze, games  # noqa: F401
 
 
 _register()

@@ -26,6 +26,8 @@ _AGENTS: dict[str, str] = {
     "rules": "purestate.agents.rules:Rules",
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
+    "qlearning": "purestate.agents.td:QLearning",
+    "sarsa": "purestate.agents.td:Sarsa",
 }
 
 
