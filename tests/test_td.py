@@ -353,3 +353,24 @@ def test_analyze_command(tmp_path: Path) -> None:
     assert "Traceback" not in res.output
     res = runner.invoke(app, [*args, str(tmp_path / "missing.json")])
     assert res.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "game"),
+    [
+        ("qlearning", "tictactoe"),
+        ("sarsa", "tictactoe"),
+        ("qlearning:bootstrap=own,symmetric=false", "dots_and_boxes"),
+        ("sarsa:traces=accumulating", "dots_and_boxes:rows=2,cols=3"),
+        ("qlearning:preset=seed,episodes=40", "dots_and_boxes"),
+    ],
+)
+def test_fused_selfplay_is_the_same_fold_as_train(spec: str, game: str) -> None:
+    g = purestate.make_spec(game)
+    agent = purestate.agent(spec)
+    slow = _selfplay(g, agent, 60, seed=5)
+    fast = agent.selfplay(g, agent.initial_table(g, 0), key(5), 60)
+    assert fast == slow
+    # resuming: 30 then 30 more is the same as 60
+    half = agent.selfplay(g, agent.initial_table(g, 0), key(5), 30)
+    assert agent.selfplay(g, half, key(5), 30, start=30) == slow

@@ -51,7 +51,7 @@ from pyrsistent import PMap, pmap
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode
 from purestate.core.game import Game, ParseError
-from purestate.core.keys import Key, bits, choice
+from purestate.core.keys import Key, bits, choice, fold_in
 from purestate.core.spec import SpecError, build, format_spec
 
 Values = tuple[float, ...]
@@ -298,6 +298,86 @@ class _TD:
         games = (table.games[0] + (seat == 0), table.games[1] + (seat == 1))
         return QTable(work.persist(), table.visits.update(counts), games)
 
+    # -- the fused self-play loop -------------------------------------------------------------
+
+    def selfplay(
+        self, game: Game[Any, Any], table: QTable, key: Key, games: int, start: int = 0
+    ) -> QTable:
+        """The table after ``games`` games of self-play on one shared table.
+
+        Exactly the fold ``train(game, (self, self), (table, table), key, learning=(True, True),
+        shared=True, start=start)`` computes (same games, same moves, same values; a test checks
+        it), run as one loop on a local dict instead of one persistent map per move: the fast
+        path for long training runs and the benchmark.
+        """
+        if self.preset == "seed" or games <= 0:
+            t = table
+            for i in range(start, start + games):
+                ep = _play_self(self, game, t, fold_in(key, i))
+                t = self.learn(game, self.learn(game, t, ep, 0), ep, 1)
+            return t
+        keying = _keying_for(self, game)
+        keys_seen: dict[Any, tuple[Any, int]] = {}
+
+        def kf(state: Any) -> tuple[Any, int]:
+            # one key object per position, so the row look-ups below hit on identity
+            found = keys_seen.get(state)
+            if found is None:
+                found = keying.key(state)
+                if len(keys_seen) < 1 << 20:
+                    found = (found_rep.setdefault(found[0], found[0]), found[1])
+                    keys_seen[state] = found
+            return found
+
+        found_rep: dict[Any, Any] = {}
+        work = _Work(_EMPTY, keying, game, kf)
+        rows = work.rows
+        for k, v in table.q.items():
+            rows[k] = list(v)
+            found_rep[k] = k
+        g0, g1 = table.games
+        legal, step, is_over, to_move = game.legal, game.step, game.is_over, game.to_move
+        transform_move, inverse = game.transform_move, game.inverse
+        for i in range(start, start + games):
+            gkey = fold_in(key, i)
+            eps = self.epsilon_at(max(g0, g1))
+            threshold = eps * 4294967296.0 if eps > 0.0 else -1.0
+            s = game.initial()
+            states = [s]
+            moves: list[Any] = []
+            movers: list[int] = []
+            ply = 0
+            while not is_over(s):
+                options = legal(s)
+                x = bits(fold_in(gkey, ply))
+                pick = x & 0xFFFFFFFF
+                if (x >> 32) < threshold:
+                    m = options[(pick * len(options)) >> 32]
+                else:
+                    rep, g = kf(s)
+                    vals = rows.get(rep)
+                    if vals is None:
+                        m = options[(pick * len(options)) >> 32]
+                    else:
+                        top = max(vals)
+                        best = [j for j, v in enumerate(vals) if v == top]
+                        j = best[0] if len(best) == 1 else best[(pick * len(best)) >> 32]
+                        m = legal(rep)[j]
+                        if g:
+                            m = transform_move(m, inverse(g))
+                movers.append(to_move(s))
+                s = step(s, m)
+                moves.append(m)
+                states.append(s)
+                ply += 1
+            ep = Episode(tuple(states), tuple(moves), tuple(movers), game.returns(s))
+            if moves:
+                self._update(game, work, ep, 0)
+                self._update(game, work, ep, 1)
+                g0 += 1
+                g1 += 1
+        return QTable(pmap({k: tuple(v) for k, v in rows.items()}), table.visits, (g0, g1))
+
     # -- persistence -------------------------------------------------------------------------
 
     @property
@@ -377,13 +457,26 @@ def _keying_for(agent: _TD, game: Game[Any, Any]) -> _Keying:
     return found
 
 
+def _play_self(agent: _TD, game: Game[Any, Any], table: QTable, key: Key) -> Episode:
+    from purestate.core.episode import play
+
+    return play(game, (agent, agent), (table, table), key)  # type: ignore[arg-type]
+
+
 class _Work:
     """Scratch space for one ``learn`` call: rows copied out of the table as lists, changed in
     place, and written back into a new persistent map at the end (the input is never touched)."""
 
-    def __init__(self, q: PMap[Any, Values], keying: _Keying, game: Game[Any, Any]) -> None:
+    def __init__(
+        self,
+        q: PMap[Any, Values],
+        keying: _Keying,
+        game: Game[Any, Any],
+        key: Callable[[Any], tuple[Any, int]] | None = None,
+    ) -> None:
         self.q = q
         self.keying = keying
+        self.key = key if key is not None else keying.key
         self.game = game
         self.rows: dict[Hashable, list[float]] = {}
 
@@ -397,14 +490,14 @@ class _Work:
 
     def slot(self, state: Any, move: Any) -> tuple[list[float], int]:
         """The row of ``state``'s key and the index of ``move`` in it."""
-        rep, g = self.keying.key(state)
+        rep, g = self.key(state)
         row = self.row(rep)
         m = self.game.transform_move(move, g) if g else move
         return row, self.game.legal(rep).index(m)
 
     def best(self, state: Any) -> float:
         """The largest value of ``state``'s moves (0 if unseen)."""
-        rep = self.keying.key(state)[0]
+        rep = self.key(state)[0]
         row = self.rows.get(rep)
         if row is None:
             old = self.q.get(rep)
