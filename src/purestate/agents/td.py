@@ -49,7 +49,7 @@ from attrs import frozen
 from pyrsistent import PMap, pmap
 
 from purestate.core.agent import Decision
-from purestate.core.episode import Episode
+from purestate.core.episode import Episode, play
 from purestate.core.game import Game, ParseError
 from purestate.core.keys import Key, bits, choice, fold_in
 from purestate.core.spec import SpecError, build, format_spec
@@ -458,9 +458,7 @@ def _keying_for(agent: _TD, game: Game[Any, Any]) -> _Keying:
 
 
 def _play_self(agent: _TD, game: Game[Any, Any], table: QTable, key: Key) -> Episode:
-    from purestate.core.episode import play
-
-    return play(game, (agent, agent), (table, table), key)  # type: ignore[arg-type]
+    return play(game, (agent, agent), (table, table), key)
 
 
 class _Work:
