@@ -374,3 +374,8 @@ def test_fused_selfplay_is_the_same_fold_as_train(spec: str, game: str) -> None:
     # resuming: 30 then 30 more is the same as 60
     half = agent.selfplay(g, agent.initial_table(g, 0), key(5), 30)
     assert agent.selfplay(g, half, key(5), 30, start=30) == slow
+
+
+def test_sarsa_has_no_seed_preset() -> None:
+    with pytest.raises(SpecError, match="qlearning:preset=seed"):
+        purestate.agent("sarsa:preset=seed")

@@ -637,6 +637,8 @@ class Sarsa(_TD):
         self._check()
         if not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"lam must be in [0, 1]; got {self.lam}")
+        if self.preset == "seed":
+            raise ValueError("the seed notebook's learner is Q-learning: use qlearning:preset=seed")
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> Sarsa:

@@ -17,6 +17,7 @@ layer vectorised with numpy. The table has 2^lines int8 entries: 4 KB on 2×2, 1
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,11 @@ from purestate.games.dots_and_boxes import DotsAndBoxes, State
 MAX_LINES = 30  # 2^30 bytes: beyond that the table does not fit a laptop's memory
 
 
+@lru_cache(maxsize=4)
 def line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
     """The table ``V`` of net future boxes for the player to move, indexed by line bitboard.
+
+    Memoised (the margin and win/loss games share one table) and returned read-only.
 
     Raises:
         ValueError: for boards of more than ``MAX_LINES`` lines.
@@ -62,6 +66,7 @@ def line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
             np.maximum(sub, v, out=sub)
             best[free] = sub
         values[states] = best.astype(np.int8)
+    values.flags.writeable = False
     return values
 
 
