@@ -122,3 +122,33 @@ def test_from_array_refuses_a_foreign_table() -> None:
 def test_too_large_boards_are_refused() -> None:
     with pytest.raises(ValueError, match="too large"):
         line_values(4, 4)
+
+
+def _brute_force(game: DotsAndBoxes) -> dict[State, float]:
+    """Player 0's minimax return of every reachable state, by plain recursion over the rules."""
+    memo: dict[State, float] = {}
+
+    def value(s: State) -> float:
+        v = memo.get(s)
+        if v is None:
+            if game.is_over(s):
+                v = game.returns(s)[0]
+            else:
+                children = [value(game.step(s, m)) for m in game.legal(s)]
+                v = max(children) if game.to_move(s) == 0 else min(children)
+            memo[s] = v
+        return v
+
+    value(game.initial())
+    return memo
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (1, 2), (1, 3), (2, 2)])
+@pytest.mark.parametrize("margin", [True, False])
+def test_retrograde_agrees_with_brute_force_on_every_reachable_state(
+    rows: int, cols: int, margin: bool
+) -> None:
+    game = DotsAndBoxes(rows, cols, margin=margin)
+    sol = solve_api.solve(game)
+    for state, v in _brute_force(game).items():
+        assert sol.value(state) == v, game.encode(state)

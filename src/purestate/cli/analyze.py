@@ -39,6 +39,8 @@ def analyze_command(
             solution = load_or_solve(g)
         except (ValueError, MemoryError) as e:
             raise UserError(f"cannot solve {game}: {e}") from None
+        except ImportError:
+            raise UserError(f"no exact solver is available for {g.spec.name}") from None
     try:
         result = analyze_table(g, a, loaded.table, solution)
     except ValueError as e:

@@ -228,6 +228,7 @@ class DotsAndBoxes:
     _board: Board = field(init=False, eq=False, repr=False)
     # the board's hot tables, copied onto the game so the rules reach them in one look-up
     _full: int = field(init=False, eq=False, repr=False)
+    _num_lines: int = field(init=False, eq=False, repr=False)
     _line_boxes: tuple[tuple[tuple[int, int], ...], ...] = field(init=False, eq=False, repr=False)
     _chunk0: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunk1: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
@@ -251,6 +252,7 @@ class DotsAndBoxes:
         b = board(self.rows, self.cols)
         object.__setattr__(self, "_board", b)
         object.__setattr__(self, "_full", b.full)
+        object.__setattr__(self, "_num_lines", b.num_lines)
         object.__setattr__(self, "_line_boxes", b.line_boxes)
         object.__setattr__(self, "_chunks", b.chunks)
         object.__setattr__(self, "_chunk0", b.chunks[0])
@@ -322,15 +324,15 @@ class DotsAndBoxes:
     def step(self, state: State, move: int) -> State:
         """Draw line ``move``; the mover keeps the turn iff it completes a box."""
         try:
-            bit = 1 << move  # TypeError for a non-int, ValueError for a negative int
-        except (TypeError, ValueError):
+            if not 0 <= move < self._num_lines:
+                raise IllegalMove(f"{move!r} is not a line (lines are 0-{self._num_lines - 1})")
+            bit = 1 << move  # TypeError for a float
+        except TypeError:
             raise IllegalMove(
-                f"{move!r} is not a line (lines are 0-{self.num_lines - 1})"
+                f"{move!r} is not a line (lines are 0-{self._num_lines - 1})"
             ) from None
         lines = state.lines
-        if lines & bit or bit > self._full:
-            if bit > self._full:
-                raise IllegalMove(f"{move!r} is not a line (lines are 0-{self.num_lines - 1})")
+        if lines & bit:
             if lines == self._full:
                 raise IllegalMove("the game is over")
             raise IllegalMove(f"line {self.format_move(move)} is already drawn")
