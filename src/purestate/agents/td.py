@@ -316,6 +316,8 @@ class _TD:
                 ep = _play_self(self, game, t, fold_in(key, i))
                 t = self.learn(game, self.learn(game, t, ep, 0), ep, 1)
             return t
+        if isinstance(self, QLearning):
+            return _qlearning_selfplay(self, game, table, key, games, start)
         keying = _keying_for(self, game)
         keys_seen: dict[Any, tuple[Any, int]] = {}
 
@@ -682,3 +684,153 @@ class Sarsa(_TD):
                 traces.clear()
             else:
                 traces = {k: (r_, i_, e_ * decay, m_) for k, (r_, i_, e_, m_) in traces.items()}
+
+
+_POSITION_CACHE_LIMIT = 1 << 20  # positions remembered by the fused loop before it starts afresh
+
+
+def _qlearning_selfplay(
+    agent: QLearning, game: Game[Any, Any], table: QTable, key: Key, games: int, start: int
+) -> QTable:
+    """``QLearning.selfplay`` on small ints: every position met is numbered once, with its legal
+    moves, its table row and the move maps through the symmetry, so the loop never hashes a
+    state or calls the game again for a position it has seen. Same arithmetic in the same order
+    as ``act`` and ``_update``, so the result is the very same table (tested)."""
+    keying = _keying_for(agent, game)
+    score = getattr(game, "score", None) if agent.rewards == "score" else None
+    legal, step, is_over, to_move = game.legal, game.step, game.is_over, game.to_move
+    transform_move, inverse = game.transform_move, game.inverse
+    # table rows, by row id
+    row_id: dict[Any, int] = {}
+    row_key: list[Any] = []
+    rows: list[list[float] | None] = []
+    for k, v in table.q.items():
+        row_id[k] = len(rows)
+        row_key.append(k)
+        rows.append(list(v))
+    # positions, by position id
+    pos_id: dict[Any, int] = {}
+    p_state: list[Any] = []
+    p_legal: list[tuple[Any, ...]] = []
+    p_over: list[bool] = []
+    p_mover: list[int] = []
+    p_phi: list[float] = []
+    p_row: list[int] = []
+    p_slot: list[tuple[int, ...]] = []  # legal position -> index in the row
+    p_back: list[tuple[int, ...]] = []  # index in the row -> legal position
+    p_child: list[list[int]] = []
+
+    def position(s: Any) -> int:
+        found = pos_id.get(s)
+        if found is not None:
+            return found
+        i = len(p_state)
+        pos_id[s] = i
+        over = is_over(s)
+        moves = legal(s)
+        p_state.append(s)
+        p_legal.append(moves)
+        p_over.append(over)
+        p_child.append([-1] * len(moves))
+        if over:
+            p_mover.append(0)
+            p_phi.append(game.returns(s)[0])
+            p_row.append(-1)
+            p_slot.append(())
+            p_back.append(())
+            return i
+        p_mover.append(to_move(s))
+        p_phi.append(score(s)[0] if score is not None else 0.0)
+        rep, g = keying.key(s)
+        r = row_id.get(rep)
+        if r is None:
+            r = row_id[rep] = len(rows)
+            row_key.append(rep)
+            rows.append(None)
+        p_row.append(r)
+        rep_moves = legal(rep)
+        p_slot.append(tuple(rep_moves.index(transform_move(m, g) if g else m) for m in moves))
+        gi = inverse(g)
+        p_back.append(tuple(moves.index(transform_move(m, gi) if g else m) for m in rep_moves))
+        return i
+
+    alpha, gamma, negamax = agent.alpha, agent.gamma, agent.bootstrap == "negamax"
+    g0, g1 = table.games
+    root = game.initial()
+    for gi_ in range(start, start + games):
+        if len(p_state) > _POSITION_CACHE_LIMIT:
+            pos_id.clear()
+            for lst in (p_state, p_legal, p_over, p_mover, p_phi, p_row, p_slot, p_back, p_child):
+                lst.clear()
+        gkey = fold_in(key, gi_)
+        eps = agent.epsilon_at(max(g0, g1))
+        threshold = eps * 4294967296.0 if eps > 0.0 else -1.0
+        here = position(root)
+        path = [here]
+        picks: list[int] = []  # legal position of each move
+        ply = 0
+        while not p_over[here]:
+            n_moves = len(p_legal[here])
+            x = bits(fold_in(gkey, ply))
+            pick = x & 0xFFFFFFFF
+            if (x >> 32) < threshold:
+                j = (pick * n_moves) >> 32
+            else:
+                row = rows[p_row[here]]
+                if row is None:
+                    j = (pick * n_moves) >> 32
+                else:
+                    top = max(row)
+                    best = [k for k, v in enumerate(row) if v == top]
+                    k = best[0] if len(best) == 1 else best[(pick * len(best)) >> 32]
+                    j = p_back[here][k]
+            nxt = p_child[here][j]
+            if nxt < 0:
+                nxt = p_child[here][j] = position(step(p_state[here], p_legal[here][j]))
+            picks.append(j)
+            path.append(nxt)
+            here = nxt
+            ply += 1
+        n = len(picks)
+        if n == 0:
+            continue
+        phi = [p_phi[q] for q in path]
+        movers = [p_mover[q] for q in path[:-1]]
+        for seat in (0, 1):
+            sign = 1.0 if seat == 0 else -1.0
+            if negamax:
+                for t in range(n - 1, -1, -1):
+                    if movers[t] != seat:
+                        continue
+                    target = sign * (phi[t + 1] - phi[t])
+                    if t + 1 < n:
+                        nrow = rows[p_row[path[t + 1]]]
+                        nxt_v = 0.0 if nrow is None else max(nrow)
+                        target += gamma * (nxt_v if movers[t + 1] == seat else -nxt_v)
+                    q = path[t]
+                    r = p_row[q]
+                    row = rows[r]
+                    if row is None:
+                        row = rows[r] = [0.0] * len(p_legal[q])
+                    i = p_slot[q][picks[t]]
+                    row[i] += alpha * (target - row[i])
+            else:
+                own = [t for t in range(n) if movers[t] == seat]
+                for j in range(len(own) - 1, -1, -1):
+                    t = own[j]
+                    t2 = own[j + 1] if j + 1 < len(own) else n
+                    target = sign * (phi[t2] - phi[t])
+                    if t2 < n:
+                        nrow = rows[p_row[path[t2]]]
+                        target += gamma * (0.0 if nrow is None else max(nrow))
+                    q = path[t]
+                    r = p_row[q]
+                    row = rows[r]
+                    if row is None:
+                        row = rows[r] = [0.0] * len(p_legal[q])
+                    i = p_slot[q][picks[t]]
+                    row[i] += alpha * (target - row[i])
+        g0 += 1
+        g1 += 1
+    q_map = pmap({row_key[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
+    return QTable(q_map, table.visits, (g0, g1))
