@@ -35,7 +35,7 @@ from purestate.solve.analysis import analyze_table
 
 QUICK = "--quick" in sys.argv
 REPS = 3 if QUICK else 5
-EPISODES = 1000 if QUICK else 3000
+EPISODES = 1000 if QUICK else 10_000
 
 
 def median_rate(run: Any) -> float:
