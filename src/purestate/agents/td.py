@@ -56,6 +56,8 @@ from purestate.core.spec import SpecError, build, format_spec
 
 Values = tuple[float, ...]
 _SEED_FLOOR = -2000.0
+_SEED_ALPHA = 0.2  # the seed's LEARNING_RATE
+_SEED_GAMMA = 0.8  # the seed's DISCOUNT_RATE
 _EMPTY: PMap[Any, Any] = pmap()  # the seed's "negative infinity" when it looks for the best Q value
 
 
@@ -78,9 +80,6 @@ class QTable:
     def episodes(self) -> int:
         """The number of training games seen (the schedule's clock)."""
         return max(self.games)
-
-    def __len__(self) -> int:
-        return len(self.q)
 
 
 @frozen
@@ -171,8 +170,8 @@ class _TD:
         if unscored is not None and (self.rewards != "score" or game.spec.outcomes is not None):
             unscored = None
         if self.preset == "seed":
-            # the seed keys its table by the drawing alone, whatever the rewards
-            unscored = getattr(game, "unscored", None)
+            # the seed keys its table by the drawing alone, whatever the rewards, no symmetry
+            return _Keying(game, getattr(game, "unscored", None), False)
         return _Keying(game, unscored, self.symmetric)
 
     def epsilon_at(self, episodes: int) -> float:
@@ -292,7 +291,7 @@ class _TD:
         for s, m, nxt, reward in reversed(memory[seat]):
             row, i = work.slot(s, m)
             nxt_best = 0.0 if game.is_over(nxt) else work.best(nxt)
-            row[i] = (1 - self.alpha) * row[i] + self.alpha * (reward + self.gamma * nxt_best)
+            row[i] = (1 - _SEED_ALPHA) * row[i] + _SEED_ALPHA * (reward + _SEED_GAMMA * nxt_best)
             k = work.keying.key(s)[0]
             counts[k] = counts.get(k, table.visits.get(k, 0)) + 1
         games = (table.games[0] + (seat == 0), table.games[1] + (seat == 1))
@@ -551,7 +550,8 @@ class QLearning(_TD):
         symmetric: Key the table by canonical positions.
         rewards: ``score`` (per point, e.g. per box) or ``end`` (the return only).
         bootstrap: ``negamax`` (sign flip when the turn passes) or ``own`` (own next decision).
-        preset: ``seed`` to reproduce the seed notebook's learner.
+        preset: ``seed`` to reproduce the seed notebook's learner (its own constants then replace
+            every other option but ``episodes``).
     """
 
     alpha: float = 0.8
