@@ -31,6 +31,7 @@ from purestate.core.symmetry import PermutationGroup
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
+CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
 
 
 @frozen
@@ -93,6 +94,8 @@ class Board:
             for k in range(0, self.num_lines, CHUNK)
         )
         self.group, self.box_perms = _symmetries(self)
+        # canonical forms already computed: a pure function's memo, bounded in size
+        self.canonical_memo: dict[State, tuple[State, int]] = {}
         # per symmetry and per byte of the line bitboard: the image bits, so that a transform is a
         # handful of look-ups instead of a loop over the bits
         self.line_images = tuple(
@@ -390,6 +393,16 @@ class DotsAndBoxes:
 
     def canonical(self, state: State) -> tuple[State, int]:
         """The image with the smallest (lines, own0, own1) and the first symmetry giving it."""
+        b = self._board
+        found = b.canonical_memo.get(state)
+        if found is not None:
+            return found
+        if len(b.canonical_memo) >= CANONICAL_MEMO_LIMIT:
+            b.canonical_memo.clear()  # a bound on memory, not on correctness
+        found = b.canonical_memo[state] = self._canonical(state)
+        return found
+
+    def _canonical(self, state: State) -> tuple[State, int]:
         b = self._board
         best = state
         best_key = (state.lines, state.own0, state.own1)
