@@ -25,6 +25,7 @@ app = typer.Typer(
 def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
     from purestate.cli import (  # noqa: F401
+        analyze,
         evaluate,
         games,
         menace,

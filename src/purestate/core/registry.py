@@ -19,6 +19,7 @@ _GAMES: dict[str, str] = {
     "tictactoe": "purestate.games.tictactoe:TicTacToe",
     "ultimate_tictactoe": "purestate.games.ultimate:UltimateTicTacToe",
     "xtreme_tictactoe": "purestate.games.xtreme:XtremeTicTacToe",
+    "dots_and_boxes": "purestate.games.dots_and_boxes:DotsAndBoxes",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
@@ -31,6 +32,8 @@ _AGENTS: dict[str, str] = {
     "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
     "mcts": "purestate.agents.mcts:MCTS",
     "seedbot": "purestate.agents.seedbot:SeedBot",
+    "qlearning": "purestate.agents.td:QLearning",
+    "sarsa": "purestate.agents.td:Sarsa",
 }
 
 

@@ -29,7 +29,9 @@ class Solution(Protocol):
 
 
 # game name -> "module:function(game) -> Solution"
-_SOLVERS: dict[str, str] = {}
+_SOLVERS: dict[str, str] = {
+    "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
+}
 _MEMO: dict[Game[Any, Any], Solution] = {}
 
 
@@ -51,3 +53,8 @@ def solve(game: Game[Any, Any]) -> Solution:
 def remember(game: Game[Any, Any], solution: Solution) -> None:
     """Seed the memo with a solution computed earlier (e.g. loaded from a disk cache)."""
     _MEMO[game] = solution
+
+
+def memoised(game: Game[Any, Any]) -> Solution | None:
+    """The solution already in the memo, or None (the shell checks before reading a disk cache)."""
+    return _MEMO.get(game)

@@ -1,0 +1,81 @@
+"""``purestate analyze``: how good a learned table is, measured against the exact solver."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from purestate.cli import app
+from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
+from purestate.io.files import FileFormatError
+from purestate.io.solutions import load_or_solve
+from purestate.io.tables import load_table
+from purestate.solve.analysis import analyze_table
+
+
+@app.command("analyze")
+@friendly
+def analyze_command(
+    game: Annotated[str, typer.Option("--game", help="Game spec, e.g. dots_and_boxes:rows=2.")],
+    agent: Annotated[str, typer.Option("--agent", help="The learner that wrote the table.")],
+    table: Annotated[Path, typer.Option("--table", help="The table file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Score a table's greedy moves against the exact solver: the share of optimal moves over
+    every position it covers, the mean loss, and a game against the solver from each seat."""
+    g = game_from(game)
+    a = agent_from(agent)
+    if not callable(getattr(a, "greedy", None)):
+        raise UserError(f"agent {a.spec!r} has no greedy policy to analyse")
+    try:
+        loaded = load_table(table, g, a)
+    except FileFormatError as e:
+        raise UserError(str(e)) from None
+    with console.status("solving the game (cached after the first time)"):
+        try:
+            solution = load_or_solve(g)
+        except (ValueError, MemoryError) as e:
+            raise UserError(f"cannot solve {game}: {e}") from None
+        except ImportError:
+            raise UserError(f"no exact solver is available for {g.spec.name}") from None
+    try:
+        result = analyze_table(g, a, loaded.table, solution)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    seats: list[dict[str, Any]] = [
+        {
+            "seat": r.seat,
+            "result": r.result,
+            "perfect": r.perfect,
+            "moves": [g.format_move(m) for m in r.moves],
+        }
+        for r in result.vs_solver
+    ]
+    if as_json:
+        print_json(
+            {
+                "game": g.spec.name,
+                "agent": a.spec,
+                "table": str(table),
+                "games_trained": loaded.games,
+                "positions": result.positions,
+                "optimal_moves": result.optimal,
+                "optimal_move_rate": result.optimal_move_rate,
+                "mean_loss": result.mean_loss,
+                "vs_solver": seats,
+            }
+        )
+        return
+    out = Table("measure", "value", title=f"{a.spec} on {game} ({table})")
+    out.add_row("positions covered", str(result.positions))
+    out.add_row("greedy move optimal", f"{result.optimal} ({result.optimal_move_rate:.1%})")
+    out.add_row("mean loss per position", f"{result.mean_loss:.3f}")
+    for r in seats:
+        out.add_row(
+            f"vs solver as player {r['seat']}",
+            f"{r['result']:+g} (perfect play: {r['perfect']:+g})",
+        )
+    console.print(out)

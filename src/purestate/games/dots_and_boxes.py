@@ -1,0 +1,570 @@
+"""Dots and boxes: the rules, the board's symmetries, the dbn codec and the board for people.
+
+Sizes count **boxes** (as OpenSpiel, Wilson and Barker & Korf do): ``rows=2, cols=2`` is the
+seed's 3×3 dots, 12 lines, 4 boxes. Moves are OpenSpiel's action ids: the horizontal lines row by
+row (``h(r, c) = r·cols + c``), then the vertical lines row by row
+(``v(r, c) = (rows + 1)·cols + r·(cols + 1) + c``). The seed numbers the same lines from 1
+(``id + 1``); the ``numbering`` option chooses which numbers the board shows and a plain number
+typed by a person means.
+
+Rules (OpenSpiel's, the standard ones): a player draws one undrawn line; a move that completes
+one or two boxes scores them and gives the same player exactly one more move; captures are
+optional; the game ends when every line is drawn. Returns are the box margin (``margin=True``, the
+default, as solvers and Wilson's tables give values) or +1/0/-1 (``margin=False``, OpenSpiel's
+default ``utility_margin=false``).
+
+A state is the set of drawn lines (an int, bit i = line i), the boxes each player owns (two int
+masks, bit b = box b row by row) and the player to move. Hot paths (``legal``, ``step``) work on
+ints with tables built once per board size, so random playouts run faster than OpenSpiel's C++
+game driven from Python.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, ClassVar, Literal
+
+from attrs import field, frozen
+
+from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.symmetry import PermutationGroup
+
+OWNER_MARKS = ("A", "B")
+CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
+CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
+
+
+@frozen
+class State:
+    """A dots-and-boxes position.
+
+    Attributes:
+        lines: The drawn lines as a bitboard (bit i = line i, OpenSpiel's action id).
+        own0: The boxes player 0 has scored (bit b = box b, row by row).
+        own1: The boxes player 1 has scored.
+        to_move: The player to move (0 moves first).
+    """
+
+    lines: int
+    own0: int
+    own1: int
+    to_move: int
+
+
+class Board:
+    """Everything about one board size that the rules need, computed once per size.
+
+    Attributes:
+        rows, cols: Boxes down and across.
+        num_h, num_lines, num_boxes: Counts.
+        full: The bitboard with every line drawn.
+        box_masks: ``box_masks[b]`` is the bitboard of box b's four sides.
+        line_boxes: ``line_boxes[i]`` is a tuple of ``(box bit, box mask)`` for the one or two
+            boxes line i borders.
+        chunks: ``chunks[k][x]`` lists the lines ``12k + j`` for the set bits j of the 12-bit
+            ``x``; the legal moves are two or three tuple look-ups, not a loop over the bits.
+        group: The board's symmetries as permutations of line ids.
+        box_perms: ``box_perms[g]`` is element g acting on boxes.
+    """
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self.num_h = (rows + 1) * cols
+        self.num_v = rows * (cols + 1)
+        self.num_lines = self.num_h + self.num_v
+        self.num_boxes = rows * cols
+        self.full = (1 << self.num_lines) - 1
+        self.box_masks = tuple(
+            (1 << self.h(r, c))
+            | (1 << self.h(r + 1, c))
+            | (1 << self.v(r, c))
+            | (1 << self.v(r, c + 1))
+            for r in range(rows)
+            for c in range(cols)
+        )
+        self.line_boxes = tuple(
+            tuple((1 << b, m) for b, m in enumerate(self.box_masks) if m >> i & 1)
+            for i in range(self.num_lines)
+        )
+        self.chunks = tuple(
+            tuple(
+                tuple(k + j for j in range(CHUNK) if x >> j & 1 and k + j < self.num_lines)
+                for x in range(1 << min(CHUNK, self.num_lines - k))
+            )
+            for k in range(0, self.num_lines, CHUNK)
+        )
+        self.group, self.box_perms = _symmetries(self)
+        # canonical forms already computed: a pure function's memo, bounded in size
+        self.canonical_memo: dict[State, tuple[State, int]] = {}
+        # per symmetry and per byte of the line bitboard: the image bits, so that a transform is a
+        # handful of look-ups instead of a loop over the bits
+        self.line_images = tuple(
+            tuple(
+                tuple(_image_bits(perm, byte, k) for byte in range(256))
+                for k in range(0, self.num_lines, 8)
+            )
+            for perm in self.group.perms
+        )
+
+    def h(self, r: int, c: int) -> int:
+        """The id of the horizontal line at dot row r, from dot column c to c + 1."""
+        return r * self.cols + c
+
+    def v(self, r: int, c: int) -> int:
+        """The id of the vertical line at dot column c, from dot row r to r + 1."""
+        return self.num_h + r * (self.cols + 1) + c
+
+    def coordinates(self, line: int) -> tuple[str, int, int]:
+        """``("h", r, c)`` or ``("v", r, c)`` for a line id (OpenSpiel's action string order)."""
+        if line < self.num_h:
+            return ("h", line // self.cols, line % self.cols)
+        k = line - self.num_h
+        return ("v", k // (self.cols + 1), k % (self.cols + 1))
+
+    def legal_of(self, lines: int) -> tuple[int, ...]:
+        """The undrawn lines of a bitboard, in increasing order."""
+        free = self.full & ~lines
+        out: tuple[int, ...] = ()
+        for table in self.chunks:
+            out += table[free & 4095]
+            free >>= CHUNK
+        return out
+
+    def image(self, g: int, lines: int) -> int:
+        """The line bitboard under symmetry g."""
+        out = 0
+        for table in self.line_images[g]:
+            out |= table[lines & 255]
+            lines >>= 8
+        return out
+
+    def box_image(self, g: int, boxes: int) -> int:
+        """A box mask under symmetry g."""
+        perm = self.box_perms[g]
+        out = 0
+        b = 0
+        while boxes:
+            if boxes & 1:
+                out |= 1 << perm[b]
+            boxes >>= 1
+            b += 1
+        return out
+
+
+def _image_bits(perm: tuple[int, ...], byte: int, offset: int) -> int:
+    out = 0
+    for j in range(8):
+        if byte >> j & 1 and offset + j < len(perm):
+            out |= 1 << perm[offset + j]
+    return out
+
+
+def _symmetries(board: Board) -> tuple[PermutationGroup, tuple[tuple[int, ...], ...]]:
+    """The symmetry group as permutations of line ids, and each element acting on boxes.
+
+    The generators act on dots (i, j), 0 <= i <= rows, 0 <= j <= cols: the left-right mirror, the
+    up-down mirror and, on square boards, the transpose (D4 then, D2 on rectangles).
+    """
+    rows, cols = board.rows, board.cols
+    ends: dict[frozenset[tuple[int, int]], int] = {}
+    for r in range(rows + 1):
+        for c in range(cols):
+            ends[frozenset({(r, c), (r, c + 1)})] = board.h(r, c)
+    for r in range(rows):
+        for c in range(cols + 1):
+            ends[frozenset({(r, c), (r + 1, c)})] = board.v(r, c)
+    by_id = {i: e for e, i in ends.items()}
+
+    def line_perm(dot_map: Any) -> tuple[int, ...]:
+        return tuple(ends[frozenset(dot_map(d) for d in by_id[i])] for i in range(board.num_lines))
+
+    gens = [
+        line_perm(lambda d: (d[0], cols - d[1])),
+        line_perm(lambda d: (rows - d[0], d[1])),
+    ]
+    if rows == cols:
+        gens.append(line_perm(lambda d: (d[1], d[0])))
+    group = PermutationGroup.generated(board.num_lines, gens)
+    box_of_mask = {m: b for b, m in enumerate(board.box_masks)}
+    box_perms = []
+    for perm in group.perms:
+        images = []
+        for m in board.box_masks:
+            img = 0
+            for i in range(board.num_lines):
+                if m >> i & 1:
+                    img |= 1 << perm[i]
+            images.append(box_of_mask[img])
+        box_perms.append(tuple(images))
+    return group, tuple(box_perms)
+
+
+@cache
+def board(rows: int, cols: int) -> Board:
+    """The precomputed tables of a rows × cols board (one object per size)."""
+    return Board(rows, cols)
+
+
+def _parse_lines(text: str, n: int) -> int | None:
+    if len(text) != n or any(ch not in "01" for ch in text):
+        return None
+    return sum(1 << i for i, ch in enumerate(text) if ch == "1")
+
+
+@frozen
+class DotsAndBoxes:
+    """Dots and boxes on a rows × cols board of boxes.
+
+    Attributes:
+        rows: Boxes down (1 or more).
+        cols: Boxes across (1 or more).
+        margin: Returns are the box margin (True, the default) or +1/0/-1 (False).
+        numbering: ``"id"`` (OpenSpiel's action ids from 0, the default) or ``"seed"`` (the seed
+            notebook's line numbers, id + 1): what the board shows and a plain typed number means.
+            It changes only the text for people, so games that differ only in it are equal.
+    """
+
+    rows: int = 2
+    cols: int = 2
+    margin: bool = True
+    numbering: Literal["id", "seed"] = field(default="id", eq=False)
+    _board: Board = field(init=False, eq=False, repr=False)
+    # the board's hot tables, copied onto the game so the rules reach them in one look-up
+    _full: int = field(init=False, eq=False, repr=False)
+    _num_lines: int = field(init=False, eq=False, repr=False)
+    _line_boxes: tuple[tuple[tuple[int, int], ...], ...] = field(init=False, eq=False, repr=False)
+    _chunk0: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
+    _chunk1: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
+    _chunks: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
+
+    conformance_params: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"rows": 1, "cols": 1},
+        {"rows": 2, "cols": 2},
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3, "margin": False},
+    )
+
+    def __attrs_post_init__(self) -> None:
+        for name, v in (("rows", self.rows), ("cols", self.cols)):
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                raise ValueError(f"{name} must be a whole number of boxes >= 1; got {v!r}")
+        if self.rows * self.cols > 64:
+            raise ValueError("boards of more than 64 boxes are not supported")
+        if self.numbering not in ("id", "seed"):
+            raise ValueError(f"numbering must be 'id' or 'seed'; got {self.numbering!r}")
+        b = board(self.rows, self.cols)
+        object.__setattr__(self, "_board", b)
+        object.__setattr__(self, "_full", b.full)
+        object.__setattr__(self, "_num_lines", b.num_lines)
+        object.__setattr__(self, "_line_boxes", b.line_boxes)
+        object.__setattr__(self, "_chunks", b.chunks)
+        object.__setattr__(self, "_chunk0", b.chunks[0])
+        object.__setattr__(self, "_chunk1", b.chunks[1] if len(b.chunks) > 1 else ())
+
+    # -- facts -----------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> GameSpec:
+        """Name and bounds; ``outcomes`` is None when returns are margins."""
+        return GameSpec(
+            "dots_and_boxes",
+            2,
+            self._board.num_lines,
+            outcomes=None if self.margin else (-1.0, 0.0, 1.0),
+        )
+
+    @property
+    def board(self) -> Board:
+        """The precomputed tables of this board size (line and box geometry)."""
+        return self._board
+
+    @property
+    def num_lines(self) -> int:
+        """How many lines (= moves in a game = OpenSpiel's number of distinct actions)."""
+        return self._board.num_lines
+
+    # -- rules -----------------------------------------------------------------------------
+
+    def initial(self) -> State:
+        """The empty board, player 0 to move."""
+        return State(0, 0, 0, 0)
+
+    def to_move(self, state: State) -> int:
+        """The player to move."""
+        return state.to_move
+
+    def legal(self, state: State) -> tuple[int, ...]:
+        """The undrawn lines in increasing id order; () once every line is drawn."""
+        free = self._full & ~state.lines
+        if free < 4096:  # every undrawn line in the first chunk (boards up to 12 lines, endgames)
+            return self._chunk0[free]
+        if free < 1 << 24:
+            return self._chunk0[free & 4095] + self._chunk1[free >> 12]
+        out: tuple[int, ...] = ()
+        for table in self._chunks:
+            out += table[free & 4095]
+            free >>= CHUNK
+        return out
+
+    def is_over(self, state: State) -> bool:
+        """Whether every line is drawn."""
+        return state.lines == self._full
+
+    def score(self, state: State) -> tuple[float, float]:
+        """The boxes each player has scored so far (learners use it for per-box rewards)."""
+        a, b = state.own0.bit_count(), state.own1.bit_count()
+        return (float(a - b), float(b - a))
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """The box margin (or +1/0/-1 with ``margin=False``) once the board is full; else zeros."""
+        if state.lines != self._full:
+            return (0.0, 0.0)
+        d = state.own0.bit_count() - state.own1.bit_count()
+        if not self.margin:
+            d = (d > 0) - (d < 0)
+        return (float(d), float(-d))
+
+    def step(self, state: State, move: int) -> State:
+        """Draw line ``move``; the mover keeps the turn iff it completes a box."""
+        try:
+            if not 0 <= move < self._num_lines:
+                raise IllegalMove(f"{move!r} is not a line (lines are 0-{self._num_lines - 1})")
+            bit = 1 << move  # TypeError for a float
+        except TypeError:
+            raise IllegalMove(
+                f"{move!r} is not a line (lines are 0-{self._num_lines - 1})"
+            ) from None
+        lines = state.lines
+        if lines & bit:
+            if lines == self._full:
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"line {self.format_move(move)} is already drawn")
+        lines |= bit
+        got = 0
+        for box, mask in self._line_boxes[move]:
+            if lines & mask == mask:
+                got |= box
+        if got:
+            if state.to_move:
+                return State(lines, state.own0, state.own1 | got, 1)
+            return State(lines, state.own0 | got, state.own1, 0)
+        return State(lines, state.own0, state.own1, 1 - state.to_move)
+
+    def completes(self, state: State, move: int) -> int:
+        """How many boxes drawing ``move`` completes (0, 1 or 2)."""
+        lines = state.lines | 1 << move
+        return sum(1 for _, mask in self._board.line_boxes[move] if lines & mask == mask)
+
+    def unscored(self, state: State) -> State:
+        """The same drawing with no boxes scored and player 0 to move.
+
+        The mover's future net score depends only on the lines drawn, not on who is to move or
+        how the boxes drawn so far were shared; a learner with per-box rewards keys its table by
+        this (4,096 keys on 2×2 instead of every history of scores).
+        """
+        return State(state.lines, 0, 0, 0)
+
+    # -- symmetries ------------------------------------------------------------------------
+
+    @property
+    def symmetries(self) -> tuple[int, ...]:
+        """D4 (8 elements) on square boards, D2 (4) on rectangles; 0 is the identity."""
+        return self._board.group.indices
+
+    def transform(self, state: State, sym: int) -> State:
+        """The position reflected or rotated by ``sym`` (box owners move with their boxes)."""
+        if sym == 0:
+            return state
+        b = self._board
+        return State(
+            b.image(sym, state.lines),
+            b.box_image(sym, state.own0),
+            b.box_image(sym, state.own1),
+            state.to_move,
+        )
+
+    def transform_move(self, move: int, sym: int) -> int:
+        """The line ``move`` is carried to by ``sym``."""
+        return self._board.group.perms[sym][move]
+
+    def inverse(self, sym: int) -> int:
+        """The inverse element."""
+        return self._board.group.inverses[sym]
+
+    def canonical(self, state: State) -> tuple[State, int]:
+        """The image with the smallest (lines, own0, own1) and the first symmetry giving it."""
+        b = self._board
+        found = b.canonical_memo.get(state)
+        if found is not None:
+            return found
+        if len(b.canonical_memo) >= CANONICAL_MEMO_LIMIT:
+            b.canonical_memo.clear()  # a bound on memory, not on correctness
+        found = b.canonical_memo[state] = self._canonical(state)
+        return found
+
+    def _canonical(self, state: State) -> tuple[State, int]:
+        b = self._board
+        best = state
+        best_key = (state.lines, state.own0, state.own1)
+        best_g = 0
+        for g in range(1, len(b.group.perms)):
+            lines = b.image(g, state.lines)
+            if lines > best_key[0]:
+                continue
+            img = self.transform(state, g)
+            k = (img.lines, img.own0, img.own1)
+            if k < best_key:
+                best, best_key, best_g = img, k, g
+        return best, best_g
+
+    # -- text ------------------------------------------------------------------------------
+
+    def dbn(self, state: State) -> str:
+        """OpenSpiel's ``dbn_string``: one character per line in id order, ``1`` = drawn."""
+        return "".join("1" if state.lines >> i & 1 else "0" for i in range(self.num_lines))
+
+    def encode(self, state: State) -> str:
+        """``DBN/P/OWNERS``: the dbn string, the player to move, one character per box.
+
+        Box characters are ``0`` or ``1`` (the player who scored it) or ``-`` (not scored), row
+        by row. Example on 2×2 after lines 0, 2, 6, 7: ``101000110000/1/1---``.
+        """
+        owners = "".join(
+            "0" if state.own0 >> b & 1 else "1" if state.own1 >> b & 1 else "-"
+            for b in range(self._board.num_boxes)
+        )
+        return f"{self.dbn(state)}/{state.to_move}/{owners}"
+
+    def decode(self, text: str) -> State:
+        """The state written by ``encode``; a bare dbn string is an unscored position.
+
+        ``DBN`` alone (as OpenSpiel's ``dbn_string`` prints it) means player 0 to move and no box
+        scored; ``DBN/P`` gives the player to move. Owned boxes must be complete; complete boxes
+        may be unscored (a position given only by its lines).
+        """
+        b = self._board
+        parts = text.strip().split("/")
+        if len(parts) > 3:
+            raise ParseError(f"{text!r} is not a position: expected DBN[/P[/OWNERS]]")
+        lines = _parse_lines(parts[0].strip(), b.num_lines)
+        if lines is None:
+            raise ParseError(
+                f"{text!r} is not a position: the dbn part needs {b.num_lines} characters "
+                f"of 0 and 1 (one per line of a {self.rows}x{self.cols} board)"
+            )
+        to_move = 0
+        if len(parts) >= 2:
+            p = parts[1].strip()
+            if p not in ("0", "1"):
+                raise ParseError(f"{text!r}: the player to move must be 0 or 1, not {p!r}")
+            to_move = int(p)
+        own0 = own1 = 0
+        if len(parts) == 3:
+            owners = parts[2].strip()
+            if len(owners) != b.num_boxes or any(ch not in "01-" for ch in owners):
+                raise ParseError(
+                    f"{text!r}: the owners part needs {b.num_boxes} characters of 0, 1 or -"
+                )
+            for i, ch in enumerate(owners):
+                if ch == "-":
+                    continue
+                if lines & b.box_masks[i] != b.box_masks[i]:
+                    raise ParseError(f"{text!r}: box {i} has an owner but is not complete")
+                if ch == "0":
+                    own0 |= 1 << i
+                else:
+                    own1 |= 1 << i
+        return State(lines, own0, own1, to_move)
+
+    def line_number(self, move: int) -> int:
+        """The number a person sees for line ``move`` (id, or id + 1 with the seed numbering)."""
+        return move + 1 if self.numbering == "seed" else move
+
+    def render(self, state: State) -> str:
+        """Dots, drawn lines, box owners (A = player 0, B = player 1), the numbers of the
+        undrawn lines and the score."""
+        b = self._board
+        cell = max(5, len(str(self.line_number(b.num_lines - 1))) + 3)
+        span = cell + 1
+        out = []
+        for r in range(b.rows + 1):
+            dots = "•"
+            for c in range(b.cols):
+                i = b.h(r, c)
+                seg = "─" * cell if state.lines >> i & 1 else str(self.line_number(i)).center(cell)
+                dots += seg + "•"
+            out.append(dots)
+            if r == b.rows:
+                break
+            row = [" "] * (b.cols * span + 4)
+            for c in range(b.cols + 1):
+                i = b.v(r, c)
+                text = "│" if state.lines >> i & 1 else str(self.line_number(i))
+                row[c * span : c * span + len(text)] = list(text)
+                if c < b.cols:
+                    box = r * b.cols + c
+                    mark = (
+                        OWNER_MARKS[0]
+                        if state.own0 >> box & 1
+                        else OWNER_MARKS[1]
+                        if state.own1 >> box & 1
+                        else " "
+                    )
+                    row[c * span + span // 2] = mark
+            out.append("".join(row).rstrip())
+        a, bb = state.own0.bit_count(), state.own1.bit_count()
+        status = f"A (player 0) {a} - {bb} B (player 1)"
+        if self.is_over(state):
+            status += ", game over"
+        else:
+            status += f", {OWNER_MARKS[state.to_move]} to move"
+        out.append(status)
+        return "\n".join(out)
+
+    def parse_move(self, state: State, text: str) -> int:
+        """A line typed by a person.
+
+        A plain number is a line number as the board shows it (OpenSpiel id, or the seed's
+        1-based number with ``numbering=seed``). ``id:N`` and ``seed:N`` say which explicitly,
+        and ``h R C`` / ``v R C`` (also ``h,0,1`` or OpenSpiel's ``(h,0,1)``) name a line by the
+        dot it starts from.
+        """
+        t = text.strip().lower()
+        b = self._board
+        move: int | None = None
+        for prefix, offset in (("id:", 0), ("seed:", 1)):
+            if t.startswith(prefix):
+                num = t[len(prefix) :].strip()
+                if not num.isdigit():
+                    raise ParseError(f"{text!r}: expected a number after {prefix!r}")
+                move = int(num) - offset
+        if move is None and t[:1] in ("h", "v", "("):
+            parts = t.strip("()").replace(",", " ").split()
+            if len(parts) == 3 and parts[0] in ("h", "v") and all(p.isdigit() for p in parts[1:]):
+                r, c = int(parts[1]), int(parts[2])
+                if parts[0] == "h" and r <= b.rows and c < b.cols:
+                    move = b.h(r, c)
+                elif parts[0] == "v" and r < b.rows and c <= b.cols:
+                    move = b.v(r, c)
+                else:
+                    raise ParseError(f"{text!r}: no such line on a {self.rows}x{self.cols} board")
+            else:
+                raise ParseError(f"{text!r} is not a line: type e.g. 'h 0 1' or 'v 1 2'")
+        if move is None:
+            if not t.isdigit():
+                raise ParseError(
+                    f"{text!r} is not a line: type a line number as the board shows it"
+                )
+            move = int(t) - (1 if self.numbering == "seed" else 0)
+        if not 0 <= move < b.num_lines:
+            lo, hi = self.line_number(0), self.line_number(b.num_lines - 1)
+            raise ParseError(f"{text!r} is not a line (lines are numbered {lo}-{hi})")
+        if state.lines >> move & 1:
+            if self.is_over(state):
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"line {self.format_move(move)} is already drawn")
+        return move
+
+    def format_move(self, move: int) -> str:
+        """The line's number as the board shows it."""
+        return str(self.line_number(move))

@@ -1,0 +1,85 @@
+"""Solutions cached on disk (shell side): load or compute, then seed ``purestate.solve``'s memo.
+
+A solver module that can be cached provides ``cache_name(game) -> str`` (a file name that says
+what was solved), its solutions provide ``to_array()`` (a numpy array) and the module
+``from_array(game, array)`` (its inverse, raising ``ValueError`` on an array that does not fit).
+Files are ``.npy`` under the cache folder: ``$PURESTATE_CACHE`` if set, else
+``~/.cache/purestate``. Writes are atomic (temporary file, then rename); a damaged or foreign file
+is ignored and recomputed, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from purestate.core.game import Game
+from purestate.solve import Solution, memoised, remember, solve, solver_for
+
+
+def cache_dir() -> Path:
+    """The folder of cached solutions: ``$PURESTATE_CACHE`` or ``~/.cache/purestate``."""
+    env = os.environ.get("PURESTATE_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "purestate"
+
+
+def cache_path(game: Game[Any, Any], folder: Path | None = None) -> Path | None:
+    """Where the solution of ``game`` is cached, or None if its solver cannot be cached."""
+    module = importlib.import_module(solver_for(game).partition(":")[0])
+    name = getattr(module, "cache_name", None)
+    if name is None:
+        return None
+    return (folder if folder is not None else cache_dir()) / str(name(game))
+
+
+def _save(path: Path, array: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, np.asarray(array), allow_pickle=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
+    """The solution of ``game``: from the memo, else from the disk cache, else computed (and then
+    written to the cache). Either way it ends in ``purestate.solve``'s memo, so later
+    ``solve(game)`` calls in this process are free.
+
+    Args:
+        game: The game to solve.
+        folder: The cache folder (default: ``cache_dir()``).
+    """
+    known = memoised(game)
+    if known is not None:
+        return known
+    path = cache_path(game, folder)
+    if path is None:
+        return solve(game)
+    module = importlib.import_module(solver_for(game).partition(":")[0])
+    if path.exists():
+        try:
+            sol: Solution = module.from_array(game, np.load(path, allow_pickle=False))
+        except (ValueError, OSError, EOFError):
+            pass  # damaged or foreign: recompute and replace it
+        else:
+            remember(game, sol)
+            return sol
+    sol = solve(game)
+    to_array = getattr(sol, "to_array", None)
+    if to_array is not None:
+        # a read-only cache folder only costs the next run the time to solve again
+        with contextlib.suppress(OSError):
+            _save(path, to_array())
+    return sol

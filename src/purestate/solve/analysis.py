@@ -1,0 +1,161 @@
+"""How good is a learned table? Its greedy moves scored against an exact solution.
+
+Generic over games and learners: a learner says which positions its table covers
+(``positions(game, table)``) and what it would play there (``greedy(game, table, state)``); the
+solution says what every move is worth. Everything here is pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.game import Game, ParseError
+from purestate.solve import Solution
+
+
+@frozen
+class SeatResult:
+    """One game of the table's greedy policy against the solver.
+
+    Attributes:
+        seat: The table's seat (0 moves first).
+        result: The table's return in that game.
+        perfect: What perfect play from that seat gets (the ceiling).
+        moves: The moves of the game.
+    """
+
+    seat: int
+    result: float
+    perfect: float
+    moves: tuple[Any, ...]
+
+
+@frozen
+class TableAnalysis:
+    """The greedy policy of a table, scored move by move.
+
+    Attributes:
+        positions: Positions scored (covered by the table, not finished).
+        optimal: Positions where the greedy move is optimal.
+        total_loss: The summed loss of the greedy moves (the mover's value of the best move minus
+            that of the greedy move: boxes in dots and boxes, outcome units in win/draw/loss games).
+        worst: Up to 10 positions with the largest loss, as (position, greedy move, loss).
+        vs_solver: The greedy policy against the solver from each seat.
+    """
+
+    positions: int
+    optimal: int
+    total_loss: float
+    worst: tuple[tuple[Any, Any, float], ...]
+    vs_solver: tuple[SeatResult, SeatResult]
+
+    @property
+    def optimal_move_rate(self) -> float:
+        """The share of covered positions where the greedy move is optimal."""
+        return self.optimal / self.positions if self.positions else 0.0
+
+    @property
+    def mean_loss(self) -> float:
+        """The mean loss per covered position."""
+        return self.total_loss / self.positions if self.positions else 0.0
+
+
+def covered_positions(game: Game[Any, Any], agent: Any, table: Any) -> list[Any]:
+    """The positions a table covers: ``agent.positions(game, table)`` if the agent says, else
+    the keys of the table's map (``table.q``, ``table.boxes`` or the table itself), decoded with
+    ``game.decode`` when they are text.
+
+    Raises:
+        ValueError: if neither gives positions.
+    """
+    says = getattr(agent, "positions", None)
+    if says is not None:
+        return list(says(game, table))
+    for source in (getattr(table, "q", None), getattr(table, "boxes", None), table):
+        if isinstance(source, Mapping):
+            out = []
+            for k in source:
+                if isinstance(k, str):
+                    try:
+                        k = game.decode(k)
+                    except ParseError:
+                        continue
+                out.append(k)
+            return out
+    raise ValueError(
+        f"agent {getattr(agent, 'spec', agent)!r} does not say which positions its table covers"
+    )
+
+
+def _mover_values(game: Game[Any, Any], solution: Solution, state: Any) -> dict[Any, float]:
+    sign = 1.0 if game.to_move(state) == 0 else -1.0
+    return {m: sign * solution.value(game.step(state, m)) for m in game.legal(state)}
+
+
+def solver_move(game: Game[Any, Any], solution: Solution, state: Any) -> Any:
+    """The first (in ``game.legal`` order) move that is optimal for the player to move."""
+    vals = _mover_values(game, solution, state)
+    top = max(vals.values())
+    return next(m for m, v in vals.items() if v == top)
+
+
+def play_against_solver(
+    game: Game[Any, Any], agent: Any, table: Any, solution: Solution, seat: int
+) -> SeatResult:
+    """One game: the table's greedy moves from ``seat``, the solver's from the other seat."""
+    state = game.initial()
+    moves = []
+    while not game.is_over(state):
+        if game.to_move(state) == seat:
+            m = agent.greedy(game, table, state)
+        else:
+            m = solver_move(game, solution, state)
+        moves.append(m)
+        state = game.step(state, m)
+    perfect = solution.value(game.initial())
+    sign = 1.0 if seat == 0 else -1.0
+    return SeatResult(seat, game.returns(state)[seat], sign * perfect, tuple(moves))
+
+
+def analyze_table(
+    game: Game[Any, Any],
+    agent: Any,
+    table: Any,
+    solution: Solution,
+    positions: Iterable[Any] | None = None,
+) -> TableAnalysis:
+    """Score a table's greedy policy against an exact solution.
+
+    Args:
+        game: The game.
+        agent: A learner with ``greedy(game, table, state)``.
+        table: Its table.
+        solution: The exact solution of ``game``.
+        positions: The positions to score (default: those the table covers).
+    """
+    states = covered_positions(game, agent, table) if positions is None else list(positions)
+    n = good = 0
+    loss = 0.0
+    worst: list[tuple[Any, Any, float]] = []
+    for s in states:
+        if game.is_over(s):
+            continue
+        vals = _mover_values(game, solution, s)
+        top = max(vals.values())
+        m = agent.greedy(game, table, s)
+        lost = top - vals[m]
+        n += 1
+        if lost == 0:
+            good += 1
+        else:
+            loss += lost
+            worst.append((s, m, lost))
+    worst.sort(key=lambda w: -w[2])
+    vs = (
+        play_against_solver(game, agent, table, solution, 0),
+        play_against_solver(game, agent, table, solution, 1),
+    )
+    return TableAnalysis(n, good, loss, tuple(worst[:10]), vs)

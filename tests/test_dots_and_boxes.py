@@ -1,0 +1,189 @@
+"""Dots and boxes: rules, scripted captures, codec, text, and an OpenSpiel cross-check."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import purestate
+from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.games.dots_and_boxes import DotsAndBoxes, State
+
+# 2×2 line ids (OpenSpiel's numbering):
+#   •  0  •  1  •
+#   6     7     8
+#   •  2  •  3  •
+#   9    10    11
+#   •  4  •  5  •
+
+
+def test_registered_and_sized() -> None:
+    g = purestate.make("dots_and_boxes")
+    assert g == DotsAndBoxes(2, 2)
+    assert g.spec.name == "dots_and_boxes"
+    assert g.spec.max_length == 12
+    assert g.spec.outcomes is None
+    assert DotsAndBoxes(margin=False).spec.outcomes == (-1.0, 0.0, 1.0)
+    for (r, c), lines in {(1, 1): 4, (2, 2): 12, (3, 3): 24, (4, 4): 40, (4, 5): 49}.items():
+        assert DotsAndBoxes(r, c).num_lines == lines
+    assert purestate.make_spec("dots_and_boxes:rows=3,cols=2,margin=false") == DotsAndBoxes(
+        3, 2, margin=False
+    )
+
+
+@pytest.mark.parametrize("bad", [{"rows": 0}, {"cols": -1}, {"rows": 9, "cols": 9}])
+def test_bad_sizes_are_refused(bad: dict[str, int]) -> None:
+    with pytest.raises(ValueError):
+        DotsAndBoxes(**bad)
+
+
+def test_line_ids_follow_openspiel() -> None:
+    b = DotsAndBoxes(3, 3).board
+    assert b.h(0, 0) == 0 and b.h(3, 2) == 11
+    assert b.v(0, 0) == 12 and b.v(2, 3) == 23
+    assert b.coordinates(23) == ("v", 2, 3)
+    assert b.box_masks[0] == (1 << 0) | (1 << 3) | (1 << 12) | (1 << 13)
+
+
+def test_completing_a_box_gives_one_extra_move() -> None:
+    g = DotsAndBoxes()
+    s = play_moves(g, [0, 2, 6])
+    assert g.to_move(s) == 1
+    s = g.step(s, 7)  # player 1 closes box 0
+    assert s.own1 == 0b0001 and s.own0 == 0
+    assert g.to_move(s) == 1
+    s = g.step(s, 1)  # no box: the turn passes
+    assert g.to_move(s) == 0
+
+
+def test_a_double_box_move_still_gives_only_one_extra_move() -> None:
+    g = DotsAndBoxes(1, 2)
+    # 1×2: h 0,1 (top), 2,3 (bottom), v 4,5,6; line 5 is shared by both boxes
+    s = play_moves(g, [0, 1, 2, 3, 4])
+    assert g.to_move(s) == 1
+    s = g.step(s, 6)
+    assert g.to_move(s) == 0  # 6 closes nothing alone
+    s = g.step(s, 5)  # closes both boxes at once
+    assert s.own0 == 0b11
+    assert g.is_over(s)
+    assert g.returns(s) == (2.0, -2.0)
+
+
+def test_chain_capture_scripted() -> None:
+    # 1×3 chain: the player who opens the chain hands over all three boxes
+    g = DotsAndBoxes(1, 3)
+    # h: top 0,1,2 bottom 3,4,5; v: 6,7,8,9
+    s = play_moves(g, [0, 1, 2, 3, 4, 5])  # alternate: 0,1,0,1,0,1
+    assert g.to_move(s) == 0
+    s = g.step(s, 6)  # player 0 opens the chain at the left end
+    assert g.to_move(s) == 1
+    s = play_moves(g, [7, 8, 9], s)  # player 1 takes box 0, 1, 2 in turn, moving again each time
+    assert s.own1 == 0b111
+    assert g.is_over(s)
+    assert g.returns(s) == (-3.0, 3.0)
+    assert DotsAndBoxes(1, 3, margin=False).returns(s) == (-1.0, 1.0)
+
+
+def test_illegal_moves_are_refused() -> None:
+    g = DotsAndBoxes()
+    s = g.step(g.initial(), 3)
+    for bad in (3, 12, -1, "3", 2.0):
+        with pytest.raises(IllegalMove):
+            g.step(s, bad)  # type: ignore[arg-type]
+    full = play_moves(g, range(12))
+    with pytest.raises(IllegalMove, match="over"):
+        g.step(full, 0)
+
+
+def test_codec() -> None:
+    g = DotsAndBoxes()
+    s = play_moves(g, [0, 2, 6, 7])
+    assert g.dbn(s) == "101000110000"
+    assert g.encode(s) == "101000110000/1/1---"
+    assert g.decode(g.encode(s)) == s
+    assert g.decode("101000110000") == State(s.lines, 0, 0, 0)
+    assert g.decode("101000110000/1") == State(s.lines, 0, 0, 1)
+    for bad in (
+        "10100011000",
+        "1010001100002",
+        "101000110000/2",
+        "101000110000/1/0---"[:-1],
+        "000000000000/0/0---",
+        "1/2/3/4",
+    ):
+        with pytest.raises(ParseError):
+            g.decode(bad)
+
+
+def test_render_shows_lines_numbers_owners_and_score() -> None:
+    g = DotsAndBoxes()
+    s = play_moves(g, [0, 2, 6, 7])
+    text = g.render(s)
+    assert "B" in text and "─" in text and "│" in text
+    assert "0 - 1" in text and "B to move" in text
+    assert " 11" in text and " 1 " in text  # undrawn lines show their ids
+    seed = DotsAndBoxes(numbering="seed")
+    assert "12" in seed.render(s) and seed == g  # numbering is only text for people
+
+
+def test_parse_move_numberings() -> None:
+    g = DotsAndBoxes()
+    s = g.initial()
+    assert g.parse_move(s, "5") == 5
+    assert g.parse_move(s, "seed:6") == 5
+    assert g.parse_move(s, "id:5") == 5
+    assert g.parse_move(s, "h 2 1") == 5
+    assert g.parse_move(s, "(v,1,2)") == 11
+    seed = DotsAndBoxes(numbering="seed")
+    assert seed.parse_move(s, "6") == 5 and seed.format_move(5) == "6"
+    assert seed.parse_move(s, "id:5") == 5
+    with pytest.raises(ParseError):
+        seed.parse_move(s, "0")
+    with pytest.raises(ParseError):
+        g.parse_move(s, "h 3 0")
+    with pytest.raises(ParseError):
+        g.parse_move(s, "x")
+    with pytest.raises(IllegalMove):
+        g.parse_move(g.step(s, 5), "5")
+
+
+def test_symmetry_groups() -> None:
+    assert len(DotsAndBoxes(2, 2).symmetries) == 8
+    assert len(DotsAndBoxes(3, 3).symmetries) == 8
+    assert len(DotsAndBoxes(2, 3).symmetries) == 4
+    assert len(DotsAndBoxes(1, 1).symmetries) == 8
+
+
+def test_canonical_line_sets_on_2x2() -> None:
+    # 570 symmetry classes of the 4,096 line sets (reference §5.2)
+    g = DotsAndBoxes()
+    reps = {g.canonical(State(lines, 0, 0, 0))[0] for lines in range(1 << 12)}
+    assert len(reps) == 570
+
+
+# -- OpenSpiel cross-check ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(2, 2), (2, 3), (3, 2), (3, 3)])
+@pytest.mark.parametrize("margin", [True, False])
+def test_matches_openspiel_on_random_games(rows: int, cols: int, margin: bool) -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    um = "true" if margin else "false"
+    ref = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols},utility_margin={um})")
+    g = DotsAndBoxes(rows, cols, margin=margin)
+    assert ref.num_distinct_actions() == g.num_lines
+    rng = random.Random(rows * 10 + cols + margin)
+    for _ in range(60):
+        theirs = ref.new_initial_state()
+        ours = g.initial()
+        while not theirs.is_terminal():
+            assert not g.is_over(ours)
+            assert list(g.legal(ours)) == theirs.legal_actions()
+            assert g.to_move(ours) == theirs.current_player()
+            assert g.dbn(ours) == theirs.dbn_string()
+            a = rng.choice(theirs.legal_actions())
+            theirs.apply_action(a)
+            ours = g.step(ours, a)
+        assert g.is_over(ours)
+        assert g.returns(ours) == tuple(theirs.returns())
