@@ -19,7 +19,7 @@ from purestate.cli.common import UserError, console, friendly, print_json
 from purestate.core import registry
 from purestate.core.game import Game
 from purestate.core.spec import build, format_spec, option_fields, parse_spec
-from purestate.solve import solve
+from purestate.io.solutions import load_or_solve
 from purestate.solve.counts import Census, GameCount, TooLarge, census, count_games
 
 
@@ -98,11 +98,12 @@ def solve_command(
     g = _game_with(game, rows, cols)
     spec = format_spec(g.spec.name, g)
     try:
+        # the disk cache makes a second call instant for games whose solver can be stored
         if as_json:
-            sol = solve(g)
+            sol = load_or_solve(g)
         else:
             with console.status(f"solving {spec} ..."):
-                sol = solve(g)
+                sol = load_or_solve(g)
     except ValueError as e:  # e.g. a game whose lines of play can repeat
         raise UserError(f"cannot solve {spec}: {e}") from None
     start = g.initial()
