@@ -111,6 +111,14 @@ def _node(state: State) -> _Node:
     return node
 
 
+def _interned(state: State) -> State:
+    """The one shared object for a position, so later look-ups hit on identity."""
+    node = _NODES.get(state)
+    if node is None:
+        node = _NODES[state] = _Node(state)
+    return node.state
+
+
 @frozen
 class TicTacToe:
     """Tic-tac-toe on a 3×3 board; X (player 0) moves first."""
@@ -163,8 +171,7 @@ class TicTacToe:
             child = State(state.x | bit, state.o, 1)
         else:
             child = State(state.x, state.o | bit, 0)
-        # one shared object per position, so later look-ups hit on identity
-        child = _NODES.setdefault(child, _Node(child)).state
+        child = _interned(child)
         node.children[move] = child
         return child
 
@@ -178,7 +185,9 @@ class TicTacToe:
         node = _NODES.get(state) or _node(state)
         if node.images is None:
             node.images = tuple(
-                State(GROUP.apply_bits(g, state.x), GROUP.apply_bits(g, state.o), state.to_move)
+                _interned(
+                    State(GROUP.apply_bits(g, state.x), GROUP.apply_bits(g, state.o), state.to_move)
+                )
                 for g in SYMMETRIES
             )
         return node.images[sym]
