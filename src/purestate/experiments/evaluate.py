@@ -5,26 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from attrs import frozen
-
 from purestate.core.agent import Agent
 from purestate.core.episode import Episode, play
 from purestate.core.game import Game
 from purestate.core.keys import Key, fold_in
-from purestate.core.learning import Tally, tally
-
-
-@frozen
-class SeatResult:
-    """The games an agent played from one seat, and their tally from its side."""
-
-    seat: int
-    episodes: tuple[Episode, ...]
-
-    @property
-    def tally(self) -> Tally:
-        """Wins, draws and losses of the evaluated agent."""
-        return tally(ep.outcome(self.seat) for ep in self.episodes)
 
 
 def seat_games(
@@ -47,18 +31,3 @@ def seat_games(
     k = fold_in(key, seat)
     for i in range(games):
         yield play(game, agents, tables, fold_in(k, i))
-
-
-def from_seat(
-    game: Game[Any, Any],
-    subject: Agent,
-    table: Any,
-    opponent: Agent,
-    opponent_table: Any,
-    seat: int,
-    games: int,
-    key: Key,
-) -> SeatResult:
-    """All of ``seat_games`` as one result."""
-    eps = seat_games(game, subject, table, opponent, opponent_table, seat, games, key)
-    return SeatResult(seat, tuple(eps))

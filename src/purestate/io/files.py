@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 
 class FileFormatError(ValueError):
@@ -16,21 +18,31 @@ class FileFormatError(ValueError):
     """
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename, so a crash leaves either the
-    old file or the new one, never half of one."""
+@contextlib.contextmanager
+def open_atomic(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """Open ``path`` for writing so that a crash leaves either the old file or the new one.
+
+    Writes go to a temporary file beside ``path``, which replaces it (after an fsync) only when the
+    ``with`` block ends without an exception; otherwise the temporary file is removed.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (see ``open_atomic``)."""
+    with open_atomic(path) as f:
+        f.write(text)
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 
 import matplotlib
 
+from purestate.io.files import open_atomic
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
@@ -42,12 +44,7 @@ def learning_curve(
     ax2.set_xlabel("games")
     ax2.set_ylabel("cumulative 3·wins + draws − losses")
     ax2.grid(alpha=0.3)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    tmp.replace(path)
+    _save(fig, path)
 
 
 def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> None:
@@ -74,12 +71,14 @@ def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> 
     axes[0].set_ylabel("rate per block (mean, 95% band)")
     axes[0].legend(fontsize=8)
     fig.suptitle(title)
+    _save(fig, path)
+
+
+def _save(fig: Any, path: Path) -> None:
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
+    with open_atomic(path, binary=True) as f:
+        fig.savefig(f, format="png", dpi=100)
     plt.close(fig)
-    tmp.replace(path)
 
 
 def close_all() -> None:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from purestate.core.game import Game
+from purestate.io.files import open_atomic
 from purestate.solve import Solution, memoised, remember, solve, solver_for
 
 
@@ -39,17 +39,8 @@ def cache_path(game: Game[Any, Any], folder: Path | None = None) -> Path | None:
 
 
 def _save(path: Path, array: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, np.asarray(array), allow_pickle=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with open_atomic(path, binary=True) as f:
+        np.save(f, np.asarray(array), allow_pickle=False)
 
 
 def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
