@@ -128,3 +128,14 @@ def test_a_corrupt_table_is_refused_and_kept(tmp_path: Path) -> None:
     assert bad.read_text() == before
     code, text = run("evaluate", "--agent", "menace", "--table", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in text
+
+
+def test_games_and_agents_list_every_registered_name() -> None:
+    import purestate
+
+    code, text = run("games", "--json")
+    assert code == 0 and [g["name"] for g in json.loads(text)] == list(purestate.games())
+    code, text = run("agents", "--json")
+    assert code == 0 and [a["name"] for a in json.loads(text)] == list(purestate.agents())
+    menace = next(a for a in json.loads(text) if a["name"] == "menace")
+    assert "preset" in menace["options"]
