@@ -17,6 +17,7 @@ from purestate.core.spec import SpecError, build, parse_spec
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
 _GAMES: dict[str, str] = {
     "tictactoe": "purestate.games.tictactoe:TicTacToe",
+    "tron": "purestate.games.tron.rules:Tron",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
