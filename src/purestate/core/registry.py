@@ -26,13 +26,21 @@ _AGENTS: dict[str, str] = {
     "rules": "purestate.agents.rules:Rules",
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
+    "tron_random": "purestate.agents.tron_bots:TronRandom",
+    "tron_wall": "purestate.agents.tron_bots:TronWall",
+    "tron_greedy": "purestate.agents.tron_bots:TronGreedy",
 }
 
 
 # name -> "module:function". Evaluations injected into search (``alphabeta:eval=voronoi``):
 # ``evaluate(game, state) -> float``, the value for player 0, strictly inside (-1, 1) so that a
 # proven win or loss always outranks a heuristic estimate.
-_EVALUATIONS: dict[str, str] = {}
+_EVALUATIONS: dict[str, str] = {
+    "space": "purestate.heuristics.tron:space",
+    "voronoi": "purestate.heuristics.tron:voronoi_eval",
+    "chamber": "purestate.heuristics.tron:chamber_eval",
+    "linear": "purestate.heuristics.tron:linear",
+}
 
 
 def _load(path: str) -> Any:
