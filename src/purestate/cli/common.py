@@ -6,6 +6,7 @@ import functools
 import json
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
@@ -13,6 +14,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
+from purestate.agents.timing import with_clock
 from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
@@ -64,9 +66,13 @@ def game_from(spec: str) -> Game[Any, Any]:
 
 
 def agent_from(spec: str) -> Any:
-    """An agent from a spec string (errors become UserError)."""
+    """An agent from a spec string (errors become UserError).
+
+    Agents with a ``seconds`` budget get the clock here: reading the clock is the shell's job.
+    The thread's CPU time is used, so a budget means the same on a busy or an idle machine.
+    """
     try:
-        return agent(spec)
+        return with_clock(agent(spec), time.thread_time)
     except SpecError as e:
         raise UserError(str(e)) from None
 

@@ -26,6 +26,7 @@ _AGENTS: dict[str, str] = {
     "rules": "purestate.agents.rules:Rules",
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
+    "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
     "tron_greedy": "purestate.agents.tron_bots:TronGreedy",

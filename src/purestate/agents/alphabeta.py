@@ -1,0 +1,304 @@
+"""Alpha-beta search: negamax with a transposition table, iterative deepening and an injected
+evaluation, generic over the Game protocol.
+
+Values are from the point of view of the player to move in the searched state. The sign flips
+only when the player to move changes, so games where one player moves twice in a row (dots and
+boxes, the Xtreme bonus move) are searched correctly. Terminal states are worth
+``game.returns(state)[player]``; non-terminal states at the depth horizon are worth the injected
+evaluation, which gives player 0's value strictly inside (-1, 1), so a proven result always
+outranks an estimate.
+
+Transposition-table entries whose subtree reached only terminal states are stored with an
+unbounded depth: they hold at any depth, later iterations reuse them, and when the root itself
+is resolved this way the search stops early with a proven value.
+
+Budgets: ``depth`` and ``nodes`` are deterministic. A ``seconds`` budget reads a clock that the
+shell injects (see ``purestate.agents.timing``); it is the only non-deterministic budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Literal
+
+from attrs import field, frozen
+
+from purestate.agents.timing import Clock, deadline
+from purestate.core import keys
+from purestate.core.agent import Decision, FixedPolicy
+from purestate.core.game import Game
+from purestate.core.keys import Key
+from purestate.core.spec import format_spec
+
+Evaluate = Callable[[Game[Any, Any], Any], float]
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_RESOLVED = 1 << 30  # the depth stored for entries proven by terminal states only
+_TIE = 1e-9
+_INF = float("inf")
+
+
+class _OutOfBudget(Exception):
+    """Raised inside an iteration when the node or time budget is spent."""
+
+
+@frozen
+class SearchStats:
+    """What one search did.
+
+    Attributes:
+        nodes: States visited (interior nodes and evaluated leaves), over all iterations.
+        depth: The depth of the last completed iteration.
+        evaluations: How many times the evaluation was called.
+        table_size: Entries in the transposition table at the end.
+        proven: Whether the returned value is exact (the whole tree below the root was resolved
+            down to terminal states), so deeper search could not change it.
+        ties: The moves whose value equals the best value (all of them only when the search was
+            asked to collect ties; otherwise just the best move).
+    """
+
+    nodes: int
+    depth: int
+    evaluations: int
+    table_size: int
+    proven: bool
+    ties: tuple[Any, ...] = ()
+
+
+def zero_evaluation(game: Game[Any, Any], state: Any) -> float:
+    """The evaluation that knows nothing: every unresolved position is worth 0."""
+    return 0.0
+
+
+def search(
+    game: Game[Any, Any],
+    state: Any,
+    depth: int,
+    evaluate: Evaluate | None = None,
+    *,
+    nodes: int = 0,
+    stop: Callable[[], bool] | None = None,
+    ties: bool = False,
+    table: dict[Hashable, tuple[int, int, float, Any]] | None = None,
+) -> tuple[float, Any, SearchStats]:
+    """Search ``state`` by iterative deepening alpha-beta.
+
+    Args:
+        game: The game.
+        state: A non-terminal state.
+        depth: The deepest iteration, in plies (a move is a ply even when the same player moves
+            again); 0 or less means the game's ``max_length``.
+        evaluate: Player 0's value of a non-terminal state at the horizon, strictly inside
+            (-1, 1); None means 0 for every such state.
+        nodes: Stop after about this many nodes (0 = no limit). Deterministic.
+        stop: Called every 256 nodes; when it returns True the search stops (a time budget).
+        ties: Collect every root move whose value equals the best (costs a wider root window).
+        table: A transposition table to read and fill (a fresh local dict by default). It is the
+            caller's to mutate; pass one only to inspect it afterwards.
+
+    Returns:
+        ``(value, best_move, stats)``: the value for the player to move in ``state`` found by the
+        last completed iteration, its best move, and the statistics. The first iteration always
+        completes, whatever the budget.
+
+    Raises:
+        ValueError: if ``state`` is terminal.
+    """
+    if game.is_over(state):
+        raise ValueError("search() needs a state where someone is to move; the game is over")
+    max_depth = depth if depth > 0 else game.spec.max_length
+    evaluate_fn: Evaluate = evaluate if evaluate is not None else zero_evaluation
+    tt: dict[Hashable, tuple[int, int, float, Any]] = {} if table is None else table
+    tt_get = tt.get
+    legal, step, is_over = game.legal, game.step, game.is_over
+    to_move, returns = game.to_move, game.returns
+    stop_fn = stop
+    limit = nodes if nodes > 0 else 0
+    count = 0
+    evals = 0
+    limited = False  # the first iteration runs without budget checks
+
+    def node(s: Any, d: int, alpha: float, beta: float) -> tuple[float, bool]:
+        # Value of the non-terminal state s for its mover, searched d plies deep (d >= 1).
+        nonlocal count, evals
+        count += 1
+        if limited:
+            if limit and count > limit:
+                raise _OutOfBudget
+            if stop_fn is not None and not count & 255 and stop_fn():
+                raise _OutOfBudget
+        entry = tt_get(s)
+        first = None
+        if entry is not None:
+            e_depth, e_flag, e_value, first = entry
+            if e_depth >= d and (
+                e_flag == _EXACT
+                or (e_flag == _LOWER and e_value >= beta)
+                or (e_flag == _UPPER and e_value <= alpha)
+            ):
+                return e_value, e_depth == _RESOLVED
+        moves = legal(s)
+        if first is not None and moves[0] != first:
+            moves = (first, *(m for m in moves if m != first))
+        p = to_move(s)
+        best = -_INF
+        best_move = moves[0]
+        a = alpha
+        resolved = True
+        for m in moves:
+            child = step(s, m)
+            if is_over(child):
+                v = returns(child)[p]
+            elif d <= 1:
+                count += 1
+                evals += 1
+                v = evaluate_fn(game, child)
+                if p:
+                    v = -v
+                resolved = False
+            elif to_move(child) == p:
+                v, r = node(child, d - 1, a, beta)
+                resolved = resolved and r
+            else:
+                v, r = node(child, d - 1, -beta, -a)
+                v = -v
+                resolved = resolved and r
+            if v > best:
+                best = v
+                best_move = m
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        break
+        flag = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
+        tt[s] = (_RESOLVED if resolved else d, flag, best, best_move)
+        return best, resolved
+
+    root_moves = legal(state)
+    p0 = to_move(state)
+
+    def root(d: int, order: tuple[Any, ...]) -> tuple[float, Any, tuple[Any, ...], bool]:
+        nonlocal count, evals
+        count += 1
+        best = -_INF
+        best_move = order[0]
+        found: list[tuple[Any, float]] = []
+        resolved = True
+        for m in order:
+            child = step(state, m)
+            # With ties wanted, later moves are searched just below the best so far, so a move
+            # that equals it comes back exact instead of failing low.
+            a = best - _TIE if ties else best
+            if is_over(child):
+                v = returns(child)[p0]
+            elif d <= 1:
+                count += 1
+                evals += 1
+                v = evaluate_fn(game, child)
+                if p0:
+                    v = -v
+                resolved = False
+            elif to_move(child) == p0:
+                v, r = node(child, d - 1, a, _INF)
+                resolved = resolved and r
+            else:
+                v, r = node(child, d - 1, -_INF, -a)
+                v = -v
+                resolved = resolved and r
+            found.append((m, v))
+            if v > best:
+                best = v
+                best_move = m
+        tied = tuple(m for m in root_moves if any(mm == m and v >= best - _TIE for mm, v in found))
+        tt[state] = (_RESOLVED if resolved else d, _EXACT, best, best_move)
+        return best, best_move, tied, resolved
+
+    value, best_move, tied, proven = 0.0, root_moves[0], (root_moves[0],), False
+    completed = 0
+    order = root_moves
+    for d in range(1, max_depth + 1):
+        try:
+            value, best_move, tied, proven = root(d, order)
+        except _OutOfBudget:
+            break
+        completed = d
+        limited = True
+        if proven:
+            break
+        # the best move of this iteration is searched first in the next one
+        order = (best_move, *(m for m in root_moves if m != best_move))
+    if not ties:
+        tied = (best_move,)
+    return value, best_move, SearchStats(count, completed, evals, len(tt), proven, tied)
+
+
+def _known_evaluation(instance: Any, attribute: Any, value: str) -> None:
+    from purestate.core import registry
+
+    if value != "zero" and value not in registry.evaluations():
+        known = ", ".join(("zero", *registry.evaluations()))
+        raise ValueError(f"unknown evaluation {value!r} (evaluations: {known})")
+
+
+def _not_negative(instance: Any, attribute: Any, value: float) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} must be 0 (no limit) or positive; got {value}")
+
+
+@frozen
+class AlphaBeta(FixedPolicy):
+    """Iterative deepening alpha-beta with a transposition table and an injected evaluation.
+
+    Attributes:
+        depth: The deepest iteration in plies; 0 = the game's maximum length (a full solve when
+            no other budget stops it first).
+        nodes: A deterministic budget in nodes (0 = none). The default keeps a default agent from
+            running for ever on a big game while still solving tic-tac-toe.
+        seconds: A time budget per move (0 = none); needs the clock the shell injects.
+        eval: The name of a registered evaluation (``purestate evaluations``), or ``zero``.
+        tiebreak: ``random``: among the moves of equal best value, one drawn from the key;
+            ``first``: the principal move of the last iteration.
+    """
+
+    depth: int = field(default=0, validator=_not_negative)
+    nodes: int = field(default=100_000, validator=_not_negative)
+    seconds: float = field(default=0.0, validator=_not_negative)
+    eval: str = field(default="zero", validator=_known_evaluation)
+    tiebreak: Literal["random", "first"] = "random"
+    # the injected clock (init argument ``clock``): not an option, not part of equality
+    _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
+
+    @property
+    def spec(self) -> str:
+        """The spec string, e.g. ``alphabeta:depth=4,eval=voronoi``."""
+        return format_spec("alphabeta", self)
+
+    def evaluation(self) -> Evaluate:
+        """The evaluation function this agent's ``eval`` names."""
+        if self.eval == "zero":
+            return zero_evaluation
+        from purestate.core import registry
+
+        return registry.evaluation(self.eval)
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """The best move found within the budget (ties broken from ``key`` if asked)."""
+        decision, _ = self.analyse(game, state, key)
+        return decision
+
+    def analyse(self, game: Game[Any, Any], state: Any, key: Key) -> tuple[Decision[Any], Any]:
+        """The decision and the search's ``(value, best_move, stats)``."""
+        stop = deadline(self._clock, self.seconds, "alphabeta")
+        random_ties = self.tiebreak == "random"
+        result = search(
+            game,
+            state,
+            self.depth,
+            self.evaluation(),
+            nodes=self.nodes,
+            stop=None if self.seconds <= 0 else stop,
+            ties=random_ties,
+        )
+        _, best_move, stats = result
+        move = keys.choice(key, stats.ties) if random_ties and len(stats.ties) > 1 else best_move
+        return Decision(move), result
