@@ -20,14 +20,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from attrs import field, frozen
 
+from purestate.agents.alphabeta import AlphaBeta
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, below, choice, fold_in
 from purestate.core.spec import SpecError, format_spec
 from purestate.games.tron.rules import MOVE_NAMES, MOVES, State, Tron, U
-from purestate.heuristics.tron import free_cells, room_after, separated
+from purestate.heuristics.tron import (
+    LINEAR_WEIGHTS,
+    free_cells,
+    linear_evaluation,
+    room_after,
+    separated,
+)
 
 
 def _tron(game: Game[Any, Any], who: str) -> Tron:
@@ -142,3 +150,36 @@ class TronGreedy(FixedPolicy):
         best = max(scored)
         ties = [m for m, sc in zip(safe, scored, strict=True) if sc == best]
         return Decision(ties[0] if len(ties) == 1 else choice(key, ties))
+
+
+@frozen
+class WeightedAlphaBeta(AlphaBeta):
+    """``alphabeta`` whose ``linear`` evaluation uses injected weights (from a weights file).
+
+    The weights are injected like the alpha-beta clock: not a spec option (the spec stays
+    ``alphabeta:...,eval=linear``) and not part of equality. The shell reads the file and calls
+    ``with_linear_weights``.
+    """
+
+    _weights: tuple[float, ...] = field(
+        default=LINEAR_WEIGHTS, alias="weights", eq=False, repr=False
+    )
+
+    def evaluation(self) -> Any:
+        """The linear model with the injected weights when ``eval=linear``."""
+        if self.eval == "linear":
+            return linear_evaluation(self._weights)
+        return AlphaBeta.evaluation(self)
+
+
+def with_linear_weights(agent: Any, weights: tuple[float, ...]) -> Any:
+    """``agent`` with ``weights`` for its linear evaluation, if it is ``alphabeta:eval=linear``;
+    any other agent comes back unchanged."""
+    if not isinstance(agent, AlphaBeta) or agent.eval != "linear":
+        return agent
+    options = {
+        a.name: getattr(agent, a.name)
+        for a in attrs.fields(AlphaBeta)
+        if a.init and not a.name.startswith("_")
+    }
+    return WeightedAlphaBeta(**options, clock=agent._clock, weights=weights)

@@ -24,7 +24,10 @@ app = typer.Typer(
 
 def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
-    from purestate.cli import games  # noqa: F401
+    from purestate.cli import (
+        games,  # noqa: F401
+        tron,  # noqa: F401
+    )
 
 
 _register()
