@@ -26,6 +26,8 @@ All sets of cells are int bitboards; a BFS advances a whole frontier with a few 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import math
 from typing import Any
 
@@ -201,8 +203,8 @@ def space(game: Game[Any, Any], state: State) -> float:
 
 def _separated(g: Tron, state: State, v: Voronoi, free: int) -> float:
     t = g.topology
-    f0 = parity_bound(v.reach0, state.head0, t.even)
-    f1 = parity_bound(v.reach1, state.head1, t.even)
+    f0 = fill_length(v.reach0, state.head0, t)
+    f1 = fill_length(v.reach1, state.head1, t)
     return endgame_value(g, state, f0, f1, free)
 
 
@@ -219,6 +221,58 @@ def voronoi_eval(game: Game[Any, Any], state: State) -> float:
         return _separated(g, state, v, free)
     n0, n1 = _territories(state, v, g.simultaneous)
     return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (t.free_cells + 1)
+
+
+# ---- endgame fill -------------------------------------------------------------------------------
+
+FILL_NODES = 3000
+"""The node budget of one endgame fill search (``fill_length``)."""
+
+
+class _Done(Exception):
+    pass
+
+
+@functools.lru_cache(maxsize=200_000)
+def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> int:
+    """How many moves a lone cycle at ``head`` can make through the cells of ``free``.
+
+    A depth-first search for the longest path, wall-hugging moves first (so its first path is
+    a1k0n's greedy fill), pruned by the parity bound of the cells still reachable, stopped at the
+    parity bound of the whole region or after ``nodes`` nodes. The result is exact when the search
+    finishes or meets the bound, and otherwise the longest path found (a lower bound). Memoised:
+    a search revisits the same lone regions many times.
+    """
+    cols = t.cols
+    nb = t.neighbours
+    even = t.even
+    bound = parity_bound(flood(free, 1 << head, cols), head, even)
+    best = 0
+    count = 0
+
+    def dfs(free: int, head: int, depth: int) -> None:
+        nonlocal best, count
+        count += 1
+        if count > nodes:
+            raise _Done
+        steps = [n for n in nb[head] if free >> n & 1]
+        if not steps:
+            return
+        if len(steps) > 1:
+            steps.sort(key=lambda n: sum(free >> m & 1 for m in nb[n]))
+        for n in steps:
+            rest = free ^ 1 << n
+            if depth + 1 > best:
+                best = depth + 1
+                if best >= bound:
+                    raise _Done
+            if depth + 1 + parity_bound(flood(rest, 1 << n, cols), n, even) <= best:
+                continue
+            dfs(rest, n, depth + 1)
+
+    with contextlib.suppress(_Done):
+        dfs(free, head, 0)
+    return best
 
 
 # ---- chambers -----------------------------------------------------------------------------------
@@ -291,8 +345,9 @@ def chamber_value(territory: int, head: int, enemy: int, t: Topology) -> int:
         seen |= frontier
     visited = 0
 
-    def explore(start: int) -> tuple[int, bool]:
-        """(value, touches the enemy) of the chamber entered through the cells ``start``."""
+    def explore(start: int, entry: int) -> tuple[int, bool]:
+        """(value, touches the enemy) of the chamber entered through the cells ``start`` from a
+        cell at distance ``entry`` from the head."""
         nonlocal visited
         start &= ~visited
         chamber = start & open_cells
@@ -309,16 +364,17 @@ def chamber_value(territory: int, head: int, enemy: int, t: Topology) -> int:
             if visited & low_bit:
                 continue
             visited |= low_bit
-            value, child_front = explore(neighbours_of(low_bit, cols) & territory)
+            steps = _layer_distance(low_bit.bit_length() - 1, layers)
+            value, child_front = explore(neighbours_of(low_bit, cols) & territory, steps)
             value += 1
             if child_front or neighbours_of(low_bit, cols) & enemy:
-                steps = _layer_distance(low_bit.bit_length() - 1, layers)
-                best_front = max(best_front, steps - 1 + value)
+                # walk to the cut vertex, giving up the rest of this chamber
+                best_front = max(best_front, max(0, steps - entry - 1) + value)
             else:
                 best_calm = max(best_calm, value)
         return max(chamber.bit_count() + best_calm, best_front), front or best_front > 0
 
-    return explore(neighbours_of(1 << head, cols) & territory)[0]
+    return explore(neighbours_of(1 << head, cols) & territory, 0)[0]
 
 
 def _chamber_counts(state: State, v: Voronoi, simultaneous: bool, t: Topology) -> tuple[int, int]:
@@ -331,18 +387,15 @@ def _chamber_counts(state: State, v: Voronoi, simultaneous: bool, t: Topology) -
 
 
 def chamber_eval(game: Game[Any, Any], state: State) -> float:
-    """Chamber-aware Voronoi difference; separated: the chamber tree limits the fill bound."""
+    """Chamber-aware Voronoi difference, or the endgame fill once the players are separated."""
     g = _tron(game)
     if state.outcome != RUNNING:
         return _terminal(g, state)
     t = g.topology
     v = voronoi(state, t)
-    free = free_cells(state, t)
-    c0, c1 = _chamber_counts(state, v, g.simultaneous, t)
     if v.separated:
-        f0 = min(c0, parity_bound(v.reach0, state.head0, t.even))
-        f1 = min(c1, parity_bound(v.reach1, state.head1, t.even))
-        return endgame_value(g, state, f0, f1, free)
+        return _separated(g, state, v, free_cells(state, t))
+    c0, c1 = _chamber_counts(state, v, g.simultaneous, t)
     return HALF * 0.98 * (c0 - c1) / (t.free_cells + 1)
 
 
