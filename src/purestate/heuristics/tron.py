@@ -322,39 +322,41 @@ def _layer_distance(cell: int, layers: list[int]) -> int:
     return len(layers) + 1
 
 
-def chamber_value(territory: int, head: int, enemy: int, t: Topology) -> int:
-    """a1k0n's chamber tree value of a territory: the cells a cycle can claim in it.
+def chamber_value(region: int, head: int, mine: int, enemy: int, t: Topology) -> int:
+    """a1k0n's chamber tree value: the cells of ``mine`` a cycle at ``head`` can claim.
 
-    The territory is cut at its articulation points into chambers. From the head's chamber a
-    cycle can fill the chamber and then go on into one child chamber through a cut vertex (not
-    into all of them: it cannot come back). A child chamber at the battlefront (next to the
-    ``enemy`` cells) is worth the steps to reach it plus its own value, the current chamber being
-    given up. The value of a chamber is the best of these choices.
+    The cells the cycle can reach (``region``) are cut at their articulation points into
+    chambers. From the head's chamber a cycle can claim the chamber's cells of its own territory
+    ``mine`` and then go on into one child chamber through a cut vertex, not into all of them: it
+    cannot come back. A child chamber at the battlefront (holding ``enemy`` cells) is worth the
+    steps to reach it plus its own value, the rest of the current chamber being given up. The
+    value of a chamber is the best of these choices. Cut vertices come from the walls and trails
+    (not from the Voronoi boundary, which moves every turn).
     """
     cols = t.cols
-    cuts = articulation_points(territory, head, t)
-    open_cells = territory & ~cuts
-    # BFS layers from the head inside the territory, for the steps to a battlefront
+    cuts = articulation_points(region, head, t)
+    open_cells = region & ~cuts
+    # BFS layers from the head inside the region, for the steps to a battlefront
     layers: list[int] = []
     seen = 0
     frontier = 1 << head
     while frontier:
-        frontier = neighbours_of(frontier, cols) & territory & ~seen
+        frontier = neighbours_of(frontier, cols) & region & ~seen
         if frontier:
             layers.append(frontier)
         seen |= frontier
     visited = 0
 
     def explore(start: int, entry: int) -> tuple[int, bool]:
-        """(value, touches the enemy) of the chamber entered through the cells ``start`` from a
-        cell at distance ``entry`` from the head."""
+        """(value, battlefront) of the chamber entered through the cells ``start`` from a cell
+        at distance ``entry`` from the head."""
         nonlocal visited
         start &= ~visited
         chamber = start & open_cells
         if chamber:
             chamber |= flood(open_cells & ~visited, chamber, cols)
         visited |= chamber
-        front = bool(neighbours_of(chamber, cols) & enemy)
+        front = bool(chamber & enemy)
         children = (neighbours_of(chamber, cols) | start) & cuts & ~visited
         best_calm = 0
         best_front = 0
@@ -365,24 +367,24 @@ def chamber_value(territory: int, head: int, enemy: int, t: Topology) -> int:
                 continue
             visited |= low_bit
             steps = _layer_distance(low_bit.bit_length() - 1, layers)
-            value, child_front = explore(neighbours_of(low_bit, cols) & territory, steps)
-            value += 1
-            if child_front or neighbours_of(low_bit, cols) & enemy:
+            value, child_front = explore(neighbours_of(low_bit, cols) & region, steps)
+            if mine & low_bit:
+                value += 1
+            if child_front or enemy & low_bit:
                 # walk to the cut vertex, giving up the rest of this chamber
                 best_front = max(best_front, max(0, steps - entry - 1) + value)
             else:
                 best_calm = max(best_calm, value)
-        return max(chamber.bit_count() + best_calm, best_front), front or best_front > 0
+        own = (chamber & mine).bit_count()
+        return max(own + best_calm, best_front), front or best_front > 0
 
-    return explore(neighbours_of(1 << head, cols) & territory, 0)[0]
+    return explore(neighbours_of(1 << head, cols) & region, 0)[0]
 
 
 def _chamber_counts(state: State, v: Voronoi, simultaneous: bool, t: Topology) -> tuple[int, int]:
     terr0, terr1 = _territories(state, v, simultaneous)
-    if v.separated:
-        terr0, terr1 = v.reach0, v.reach1
-    c0 = chamber_value(terr0, state.head0, terr1 | v.ties, t)
-    c1 = chamber_value(terr1, state.head1, terr0 | v.ties, t)
+    c0 = chamber_value(v.reach0, state.head0, terr0, terr1, t)
+    c1 = chamber_value(v.reach1, state.head1, terr1, terr0, t)
     return c0, c1
 
 
