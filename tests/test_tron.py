@@ -425,7 +425,7 @@ def test_bot_strength_order_on_small_series() -> None:
 
 def test_linear_weights_are_injected() -> None:
     ab = purestate.agent("alphabeta:depth=1,eval=linear")
-    w = tuple(float(i) for i in range(len(H.FEATURES) + 1))
+    w = tuple(float(i) for i in range(len(H.TERMS) + 1))
     weighted = with_linear_weights(ab, w)
     assert weighted.spec == ab.spec
     g = tron()
@@ -509,7 +509,7 @@ def test_dataset_fit_and_weights_file(tmp_path: Any) -> None:
     out = json.loads(r.output)
     assert out["test_positions"] > 0 and out["test_mse"] >= 0
     w = read_weights(weights)
-    assert len(w) == len(H.FEATURES) + 1
+    assert len(w) == len(H.TERMS) + 1
     r = _cli("tron", "run", "--bots", "alphabeta:depth=1,eval=linear", "random", "--map",
              "small_room", "--no-image", "--seed", "1", "--weights", str(weights))  # fmt: skip
     assert r.exit_code == 0, r.output

@@ -36,7 +36,7 @@ from purestate.core.spec import SpecError
 from purestate.experiments import tron as series
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
-from purestate.heuristics.tron import FEATURES
+from purestate.heuristics.tron import FEATURES, TERMS
 from purestate.io.files import FileFormatError, write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
 from purestate.io.tron import read_weights, save_picture, write_weights
@@ -420,19 +420,19 @@ def fit_command(
     if as_json:
         print_json(
             {
-                "weights": dict(zip(("bias", *FEATURES), fit.weights, strict=True)),
+                "weights": dict(zip(("bias", *TERMS), fit.weights, strict=True)),
                 **fit.as_dict(),
                 "out": str(out),
             }
         )
         return
     table = Table("feature", "weight")
-    for name, w in zip(("bias", *FEATURES), fit.weights, strict=True):
+    for name, w in zip(("bias", *TERMS), fit.weights, strict=True):
         table.add_row(name, f"{w:+.4f}")
     console.print(table)
     console.print(
         f"fit on {fit.train} positions, held out {fit.test}: mean squared error "
-        f"{fit.train_mse:.4f} (train) {fit.test_mse:.4f} (held out, a constant gives "
+        f"{fit.train_mse:.4f} (train) {fit.test_mse:.4f} (held out, predicting 0 gives "
         f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; wrote {out}",
         highlight=False,
     )

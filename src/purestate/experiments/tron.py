@@ -23,7 +23,7 @@ from purestate.core.keys import Key, bits, fold_in, key, split
 from purestate.core.registry import agent
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, Tron
-from purestate.heuristics.tron import FEATURES, features
+from purestate.heuristics.tron import FEATURES, TERMS, features, terms
 
 BOT_ALIASES: dict[str, str] = {
     "random": "tron_random",
@@ -164,13 +164,13 @@ class Fit:
     """A least-squares fit of the linear evaluation.
 
     Attributes:
-        weights: Bias first, then one weight per feature (``FEATURES`` order).
+        weights: Bias first (0: the model is antisymmetric), then one weight per ``TERMS`` name.
         train: Positions used to fit.
         test: Held-out positions.
         train_mse: Mean squared error on the training positions (targets are +1/0/-1).
         test_mse: Mean squared error on the held-out positions.
         test_accuracy: How often the sign of the prediction matches a decided outcome, held out.
-        baseline_mse: Held-out error of the best constant (how much the features explain).
+        baseline_mse: Held-out error of predicting 0 (the antisymmetric model's "no idea").
     """
 
     weights: tuple[float, ...]
@@ -199,8 +199,10 @@ def fit_linear(
     seed: int = 0,
     connected_only: bool = True,
 ) -> Fit:
-    """Fit outcome ≈ bias + Σ wᵢ·featureᵢ by least squares, holding out whole games.
+    """Fit outcome ≈ Σ wᵢ·termᵢ by least squares, holding out whole games.
 
+    Every position also enters with the players' roles swapped (terms and outcome negated), so
+    the fit cannot learn which seat the stronger bot of a pairing sat in, and the bias is 0.
     Games (not positions) are split, so positions of one game never sit on both sides. Separated
     positions are left out by default: the linear evaluation only scores connected positions
     (separated ones go to the exact fill endgame).
@@ -211,39 +213,40 @@ def fit_linear(
     import numpy as np
 
     split_key = key(seed)
-    xs: list[list[float]] = []
+    xs: list[tuple[float, ...]] = []
     ys: list[float] = []
     held: list[bool] = []
     for rec in records:
         f = rec["features"]
         if connected_only and f["separated"]:
             continue
-        xs.append([1.0, *(float(f[name]) for name in FEATURES)])
+        xs.append(terms(tuple(float(f[name]) for name in FEATURES)))
         ys.append(float(rec["outcome"]))
         game_id = hash_game(rec)
         held.append(bits(fold_in(split_key, game_id)) / 2.0**64 < test_fraction)
-    x = np.array(xs, dtype=float).reshape(-1, len(FEATURES) + 1)
+    x = np.array(xs, dtype=float).reshape(-1, len(TERMS))
     y = np.array(ys, dtype=float)
     mask = np.array(held, dtype=bool)
-    if (~mask).sum() < len(FEATURES) + 1 or mask.sum() < 1:
+    if (~mask).sum() < len(TERMS) or mask.sum() < 1:
         raise ValueError(
             f"too few positions to fit and test ({int((~mask).sum())} to fit, "
             f"{int(mask.sum())} held out): play more games"
         )
-    w, *_ = np.linalg.lstsq(x[~mask], y[~mask], rcond=None)
+    train_x = np.vstack([x[~mask], -x[~mask]])
+    train_y = np.concatenate([y[~mask], -y[~mask]])
+    w, *_ = np.linalg.lstsq(train_x, train_y, rcond=None)
     pred_train = x[~mask] @ w
     pred_test = x[mask] @ w
     decided = y[mask] != 0
     acc = float(np.mean(np.sign(pred_test[decided]) == y[mask][decided])) if decided.any() else 0.0
-    mean = float(y[~mask].mean())
     return Fit(
-        tuple(float(v) for v in w),
+        (0.0, *(float(v) for v in w)),
         int((~mask).sum()),
         int(mask.sum()),
         float(np.mean((pred_train - y[~mask]) ** 2)),
         float(np.mean((pred_test - y[mask]) ** 2)),
         acc,
-        float(np.mean((y[mask] - mean) ** 2)),
+        float(np.mean(y[mask] ** 2)),
     )
 
 

@@ -9,16 +9,16 @@ registered in ``purestate.core.registry._EVALUATIONS`` (use them as ``alphabeta:
   it is neutral.
 * ``chamber``: a1k0n's chamber-aware Voronoi (articulation points split each territory into
   chambers; a player can fill only one branch of side rooms, see ``chamber_value``).
-* ``linear``: a learned linear model over the features of ``features`` (weights in
+* ``linear``: a learned linear model over the terms built from ``features`` (weights in
   ``LINEAR_WEIGHTS``, refit with ``purestate tron fit``; ``linear_evaluation(weights)`` makes an
   evaluation from other weights).
 
 When the players are separated (no empty cell reachable by both), every evaluation except
-``space`` switches to the endgame: each side's fill bound (reachable cells, limited by the
-checkerboard parity bound; ``chamber`` and ``linear`` also by the chamber tree) decides who runs
-out of room first, and the value sits in the decisive band (0.5, 1) so it outranks any estimate
-of a connected position. A small wall-hugging term breaks ties between equal bounds, so a search
-fills its area along the walls instead of cutting it in two.
+``space`` switches to the endgame fill: each side's longest path through its own region
+(``fill_length``: a depth-first search, wall-hugging moves first, pruned and stopped by the
+checkerboard parity bound, memoised) decides who runs out of room first. The value then sits in
+the decisive band (0.5, 1), so it outranks any estimate of a connected position, and a small
+wall-hugging term breaks ties, so a search fills its area along the walls.
 
 All sets of cells are int bitboards; a BFS advances a whole frontier with a few shifts per layer
 (the maps are enclosed by walls, so a shift never wraps into a free cell).
@@ -415,13 +415,17 @@ FEATURES: tuple[str, ...] = (
 
 
 def features(game: Game[Any, Any], state: State) -> tuple[float, ...]:
-    """The learned model's inputs, from player 0's side, cell counts divided by the map's free
-    cells: Voronoi ΔN, Voronoi ΔE (E/4, so it is on the scale of N), chamber ΔN, separated (0/1),
-    Δ fill bound, head distance, and the mover (+1 player 0, -1 player 1, 0 simultaneous)."""
+    """The learned model's inputs (``FEATURES``), from player 0's side, cell counts divided by
+    the map's free cells: Voronoi ΔN, Voronoi ΔE (E/4, on the scale of N), chamber ΔN, separated
+    (0/1), Δ fill bound (parity), head distance (BFS; the free-cell count when separated), and
+    the mover (+1 player 0, -1 player 1, 0 under simultaneous rules)."""
     g = _tron(game)
+    return _features(g, state, voronoi(state, g.topology))
+
+
+def _features(g: Tron, state: State, v: Voronoi) -> tuple[float, ...]:
     t = g.topology
     scale = 1.0 / (t.free_cells + 1)
-    v = voronoi(state, t)
     free = free_cells(state, t)
     n0, n1 = _territories(state, v, g.simultaneous)
     de = (edges(n0, free, t.cols) - edges(n1, free, t.cols)) / 4.0
@@ -441,32 +445,64 @@ def features(game: Game[Any, Any], state: State) -> tuple[float, ...]:
     )
 
 
-# Fitted by ``purestate tron fit`` on the shipped dataset recipe (see docs/agents/tron_bots.md):
-# bias first, then one weight per name in FEATURES.
-LINEAR_WEIGHTS: tuple[float, ...] = (0.0, 3.0, 1.0, 2.0, 0.0, 1.0, 0.0, 0.1)
+TERMS: tuple[str, ...] = (
+    "voronoi_dn",
+    "voronoi_de",
+    "chamber_dn",
+    "fill_d",
+    "separated_fill_d",
+    "near_voronoi_dn",
+    "mover",
+)
+"""The linear model's terms, built from the features by ``terms``. Each changes sign when the
+players swap roles, so the model values a position for player 1 as minus its value for player 0
+(a symmetric feature such as the head distance enters only through a product)."""
+
+
+def terms(x: tuple[float, ...]) -> tuple[float, ...]:
+    """The model's terms from the features (``FEATURES`` order): ΔN, ΔE, chamber ΔN, Δfill,
+    separated·Δfill, ΔN·closeness (closeness = 1 / (1 + head distance in cells)), mover."""
+    dn, de, cn, sep, fill, dist, mover = x
+    return (dn, de, cn, fill, sep * fill, dn / (1.0 + 10.0 * dist), mover)
+
+
+# Fitted by ``purestate tron fit`` on ``purestate tron dataset --games 40 --seed 7`` (28,947
+# positions, 480 games; see docs/agents/tron_bots.md): bias first, then one weight per TERMS name.
+LINEAR_WEIGHTS: tuple[float, ...] = (
+    0.0000,
+    2.1979,
+    -4.4477,
+    2.7519,
+    -0.2661,
+    0.0000,
+    0.7593,
+    -0.0491,
+)
 
 
 def linear_value(weights: tuple[float, ...], x: tuple[float, ...]) -> float:
-    """The model's raw prediction: bias + Σ wᵢ·xᵢ."""
-    return weights[0] + sum(w * f for w, f in zip(weights[1:], x, strict=True))
+    """The model's raw prediction from the features: bias + Σ wᵢ·termᵢ."""
+    return weights[0] + sum(w * f for w, f in zip(weights[1:], terms(x), strict=True))
 
 
 def linear_evaluation(weights: tuple[float, ...]) -> Any:
-    """An evaluation using the linear model with ``weights`` (bias first).
+    """An evaluation using the linear model with ``weights`` (bias first, then ``TERMS``).
 
-    Connected positions: HALF·tanh(prediction). Separated positions: the chamber-limited fill
-    endgame (exact knowledge beats a regression there).
+    Connected positions: HALF·tanh(prediction). Separated positions: the endgame fill (exact
+    knowledge beats a regression there).
     """
-    if len(weights) != len(FEATURES) + 1:
-        raise ValueError(f"linear weights need {len(FEATURES) + 1} numbers (bias + {FEATURES})")
+    if len(weights) != len(TERMS) + 1:
+        raise ValueError(f"linear weights need {len(TERMS) + 1} numbers (bias + {TERMS})")
 
     def evaluate(game: Game[Any, Any], state: State) -> float:
         g = _tron(game)
         if state.outcome != RUNNING:
             return _terminal(g, state)
-        x = features(g, state)
-        if x[3]:
-            return chamber_eval(g, state)
+        t = g.topology
+        v = voronoi(state, t)
+        if v.separated:
+            return _separated(g, state, v, free_cells(state, t))
+        x = _features(g, state, v)
         return HALF * 0.98 * math.tanh(linear_value(weights, x))
 
     return evaluate

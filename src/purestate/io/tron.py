@@ -1,6 +1,6 @@
 """Tron files (shell side): linear-model weight files, and pictures of games.
 
-A weights file is JSON: ``{"format": "purestate.tron-linear/1", "features": [...], "weights":
+A weights file is JSON: ``{"format": "purestate.tron-linear/1", "terms": [...], "weights":
 [bias, w1, ...], ...}`` with whatever fit statistics ``purestate tron fit`` adds. A file of another
 format or version, or with other features, is refused with one line naming the file.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from purestate.games.tron.rules import State, Tron
-from purestate.heuristics.tron import FEATURES
+from purestate.heuristics.tron import TERMS
 from purestate.io.files import FileFormatError, read_json, write_json
 
 WEIGHTS_FORMAT = "purestate.tron-linear/1"
@@ -22,7 +22,7 @@ def write_weights(path: Path, weights: Sequence[float], extra: dict[str, Any]) -
     """Write a weights file atomically (``extra``: fit statistics, the data set, ...)."""
     doc: dict[str, Any] = {
         "format": WEIGHTS_FORMAT,
-        "features": list(FEATURES),
+        "terms": list(TERMS),
         "weights": [float(w) for w in weights],
     }
     doc.update({k: v for k, v in extra.items() if k not in doc})
@@ -39,15 +39,15 @@ def read_weights(path: Path) -> tuple[float, ...]:
     if not isinstance(doc, dict) or doc.get("format") != WEIGHTS_FORMAT:
         found = doc.get("format") if isinstance(doc, dict) else type(doc).__name__
         raise FileFormatError(f"{path}: not a Tron weights file ({WEIGHTS_FORMAT}); found {found}")
-    if doc.get("features") != list(FEATURES):
-        raise FileFormatError(f"{path}: the features differ from this version's {list(FEATURES)}")
+    if doc.get("terms") != list(TERMS):
+        raise FileFormatError(f"{path}: the terms differ from this version's {list(TERMS)}")
     w = doc.get("weights")
     if (
         not isinstance(w, list)
-        or len(w) != len(FEATURES) + 1
+        or len(w) != len(TERMS) + 1
         or not all(isinstance(x, int | float) for x in w)
     ):
-        raise FileFormatError(f"{path}: 'weights' must be {len(FEATURES) + 1} numbers")
+        raise FileFormatError(f"{path}: 'weights' must be {len(TERMS) + 1} numbers")
     return tuple(float(x) for x in w)
 
 
