@@ -11,6 +11,7 @@ from properties.strategies import states
 
 import purestate
 from purestate.agents.alphabeta import search
+from purestate.agents.mcts import MCTS, Tree, unit_reward
 from purestate.core.keys import Key
 
 TTT = purestate.make("tictactoe")
@@ -60,3 +61,38 @@ def test_alphabeta_agent_same_key_same_move(state: Any, key: Key) -> None:
         return
     agent = purestate.agent("alphabeta:nodes=2000")
     assert agent.act(TTT, None, state, key) == agent.act(TTT, None, state, key)
+
+
+@given(states(TTT, max_plies=8), key_strategy())
+def test_mcts_same_key_same_move(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    agent = purestate.agent("mcts:simulations=100")
+    d1 = agent.act(TTT, agent.initial_table(TTT, 0), state, key)
+    d2 = agent.act(TTT, agent.initial_table(TTT, 0), state, key)
+    assert d1.move == d2.move
+    assert d1.move in TTT.legal(state)
+
+
+@given(states(TTT), key_strategy())
+def test_mcts_proven_values_are_minimax_values(state: Any, key: Key) -> None:
+    if TTT.is_over(state) or len(TTT.legal(state)) > 6:
+        return
+    tree = MCTS(simulations=20_000).search(TTT, Tree(), state, key)
+    assert tree.root is not None
+    assert tree.root.proven == unit_reward(exact(state))
+
+
+@given(states(TTT, max_plies=7), key_strategy())
+def test_mcts_does_not_change_the_table_it_is_given(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    agent = purestate.agent("mcts:simulations=60")
+    first = agent.act(TTT, agent.initial_table(TTT, 0), TTT.initial(), key).table
+    snapshot = _snapshot(first.root)
+    agent.act(TTT, first, state, key)
+    assert _snapshot(first.root) == snapshot
+
+
+def _snapshot(node: Any) -> tuple[Any, ...]:
+    return (node.move, node.n, node.w, node.proven, tuple(_snapshot(c) for c in node.children))

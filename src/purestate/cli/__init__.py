@@ -26,6 +26,7 @@ def _register() -> None:
     # One import per command module; each module adds its commands to ``app``.
     from purestate.cli import (
         games,  # noqa: F401
+        tournament,  # noqa: F401
         tron,  # noqa: F401
     )
 

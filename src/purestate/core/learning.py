@@ -127,8 +127,10 @@ def blocks(outcomes: Sequence[int], size: int) -> tuple[Tally, ...]:
     return tuple(tally(outcomes[i : i + size]) for i in range(0, len(outcomes), size))
 
 
-def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson(successes: float, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """The Wilson score interval for a binomial rate (95% by default).
+
+    ``successes`` may be fractional: a score with draws counted as half a win is the usual use.
 
     Returns:
         (low, high); (0.0, 1.0) when there are no trials.

@@ -27,6 +27,8 @@ _AGENTS: dict[str, str] = {
     "perfect": "purestate.agents.perfect:Perfect",
     "menace": "purestate.agents.menace:Menace",
     "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
+    "mcts": "purestate.agents.mcts:MCTS",
+    "seedbot": "purestate.agents.seedbot:SeedBot",
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
     "tron_greedy": "purestate.agents.tron_bots:TronGreedy",
@@ -42,6 +44,12 @@ _EVALUATIONS: dict[str, str] = {
     "chamber": "purestate.heuristics.tron:chamber_eval",
     "linear": "purestate.heuristics.tron:linear",
 }
+
+# name -> "module:function". Per-move scores injected into Monte Carlo search (heavy playouts,
+# progressive bias, the seed bot's ordering: ``mcts:playout=heavy,scores=uttt``):
+# ``move_scores(game, state) -> tuple[float, ...]``, one score >= 0 per move of
+# ``game.legal(state)`` in that order, larger meaning better for the player to move.
+_MOVE_SCORES: dict[str, str] = {}
 
 
 def _load(path: str) -> Any:
@@ -86,6 +94,20 @@ def evaluation(name: str) -> Callable[[Game[Any, Any], Any], float]:
         known = ", ".join(_EVALUATIONS) or "none"
         raise SpecError(f"unknown evaluation {name!r} (evaluations: {known})")
     fn: Callable[[Game[Any, Any], Any], float] = _load(_EVALUATIONS[name])
+    return fn
+
+
+def move_scorers() -> tuple[str, ...]:
+    """The names of the registered per-move score functions."""
+    return tuple(_MOVE_SCORES)
+
+
+def move_scores(name: str) -> Callable[[Game[Any, Any], Any], tuple[float, ...]]:
+    """The per-move score function called ``name``."""
+    if name not in _MOVE_SCORES:
+        known = ", ".join(_MOVE_SCORES) or "none"
+        raise SpecError(f"unknown move scores {name!r} (move scores: {known})")
+    fn: Callable[[Game[Any, Any], Any], tuple[float, ...]] = _load(_MOVE_SCORES[name])
     return fn
 
 

@@ -1,0 +1,193 @@
+"""``purestate tournament``: a round robin between agents, on K local processes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from purestate.cli import app
+from purestate.cli.common import (
+    UserError,
+    agent_from,
+    choose_seed,
+    console,
+    err_console,
+    friendly,
+    game_from,
+    new_run_dir,
+    print_json,
+)
+from purestate.experiments.executors import LocalExecutor
+from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
+from purestate.io.files import write_atomic, write_json
+
+
+@app.command(
+    "tournament",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": False},
+)
+@friendly
+def tournament_command(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Option("--game", "-g", help="The game, NAME[:key=value,...].")],
+    agents: Annotated[
+        list[str],
+        typer.Option(
+            "--agents",
+            "-a",
+            help="Agent specs: --agents SPEC SPEC [SPEC ...] (or repeat --agents).",
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per pair.")] = 10,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed if omitted).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write standings and games under this folder.")
+    ] = None,
+) -> None:
+    """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
+
+    The results depend only on the agents, the game, --games and --seed: --jobs changes the speed,
+    not the games. Example: purestate tournament --game tictactoe --agents random mcts alphabeta
+    --games 20 --seed 1 --jobs 2
+    """
+    specs = [*agents, *ctx.args]
+    stray = [s for s in specs if s.startswith("-")]
+    if stray:
+        raise UserError(f"unknown option {stray[0]!r}")
+    if len(specs) < 2:
+        raise UserError("give at least two agents: --agents SPEC SPEC [SPEC ...]")
+    if games < 1:
+        raise UserError(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        raise UserError(f"--jobs must be at least 1, got {jobs}")
+    the_game = game_from(game)
+    entrants = [agent_from(s) for s in specs]
+    names = [a.spec for a in entrants]
+    seed = choose_seed(seed)
+    plan = schedule(the_game, entrants, games, seed)
+    with Progress(
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=as_json,
+    ) as bar:
+        task = bar.add_task("games", total=len(plan))
+        results = LocalExecutor(jobs).run(
+            play_job, plan, lambda done, total: bar.update(task, completed=done)
+        )
+    table = standings(len(entrants), results, seed=seed)
+    summary = _summary(game, names, games, seed, table)
+    if out is not None:
+        folder = new_run_dir(out, "tournament")
+        folder.mkdir(parents=True)
+        write_json(folder / "standings.json", summary)
+        write_atomic(folder / "pairs.csv", _pairs_csv(summary))
+        write_atomic(folder / "games.jsonl", _games_jsonl(the_game, names, results, seed))
+        err_console.print(f"wrote {folder}")
+    if as_json:
+        print_json(summary)
+        return
+    _show(summary)
+
+
+def _summary(
+    game: str, names: list[str], games: int, seed: int, table: Standings
+) -> dict[str, Any]:
+    ranked = sorted(table.ratings, key=lambda r: -r.elo)
+    return {
+        "game": game,
+        "seed": seed,
+        "games_per_pair": games,
+        "agents": names,
+        "ratings": [
+            {
+                "agent": names[r.entrant],
+                "elo": round(r.elo, 1),
+                "elo_low": round(r.interval[0], 1),
+                "elo_high": round(r.interval[1], 1),
+                **r.tally.as_dict(),
+                "score": round(r.tally.score, 4),
+            }
+            for r in ranked
+        ],
+        "pairs": [
+            {
+                "agent": names[p.first],
+                "opponent": names[p.second],
+                **p.tally.as_dict(),
+                "score": round(p.tally.score, 4),
+                "score_low": round(p.score_interval[0], 4),
+                "score_high": round(p.score_interval[1], 4),
+            }
+            for p in table.pairs
+        ],
+    }
+
+
+def _pairs_csv(summary: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    fields = ["agent", "opponent", "wins", "draws", "losses", "score", "score_low", "score_high"]
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for row in summary["pairs"]:
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def _games_jsonl(game: Any, names: list[str], results: list[GameResult], seed: int) -> str:
+    lines = []
+    for r in results:
+        lines.append(
+            json.dumps(
+                {
+                    "seed": seed,
+                    "agents": [names[r.entrants[0]], names[r.entrants[1]]],
+                    "index": r.index,
+                    "moves": [game.format_move(m) for m in r.moves],
+                    "returns": list(r.returns),
+                    "resigned": r.resigned,
+                }
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _show(summary: dict[str, Any]) -> None:
+    title = f"{summary['game']}: {summary['games_per_pair']} games per pair, seed {summary['seed']}"
+    ratings = Table("rank", "agent", "Elo", "95% interval", "W", "D", "L", "score", title=title)
+    for rank, r in enumerate(summary["ratings"], 1):
+        ratings.add_row(
+            str(rank),
+            r["agent"],
+            f"{r['elo']:+.0f}",
+            f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}",
+            str(r["wins"]),
+            str(r["draws"]),
+            str(r["losses"]),
+            f"{r['score']:.3f}",
+        )
+    console.print(ratings)
+    pairs = Table("agent", "opponent", "W", "D", "L", "score", "95% Wilson", title="pairs")
+    for p in summary["pairs"]:
+        pairs.add_row(
+            p["agent"],
+            p["opponent"],
+            str(p["wins"]),
+            str(p["draws"]),
+            str(p["losses"]),
+            f"{p['score']:.3f}",
+            f"{p['score_low']:.3f} .. {p['score_high']:.3f}",
+        )
+    console.print(pairs)

@@ -1,0 +1,181 @@
+"""MCTS: determinism, wins and blocks, the solver, tree reuse, playout options, budgets."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any
+
+import pytest
+
+import purestate
+from purestate.agents.mcts import MCTS, Tree, best_child, unit_reward
+from purestate.agents.timing import with_clock
+from purestate.core import keys
+from purestate.core.game import play_moves
+from purestate.core.spec import SpecError
+
+TTT = purestate.make("tictactoe")
+
+
+@functools.cache
+def exact(state: Any) -> float:
+    """The minimax value for the player to move."""
+    p = TTT.to_move(state)
+    best = -2.0
+    for m in TTT.legal(state):
+        c = TTT.step(state, m)
+        v = TTT.returns(c)[p] if TTT.is_over(c) else -exact(c)
+        best = max(best, v)
+    return best
+
+
+def centre_and_corners(game: Any, state: Any) -> tuple[float, ...]:
+    """A stand-in per-move score for tic-tac-toe: centre 3, corners 2, edges 1."""
+    weight = (2.0, 1.0, 2.0, 1.0, 3.0, 1.0, 2.0, 1.0, 2.0)
+    return tuple(weight[m] for m in game.legal(state))
+
+
+def test_same_key_same_move_and_tree() -> None:
+    a = purestate.agent("mcts:simulations=300")
+    s = play_moves(TTT, [4])
+    d1 = a.act(TTT, a.initial_table(TTT, 1), s, keys.key(5))
+    d2 = a.act(TTT, a.initial_table(TTT, 1), s, keys.key(5))
+    assert d1.move == d2.move
+    stats1 = [(c.move, c.n, c.w) for c in d1.table.root.children]
+    stats2 = [(c.move, c.n, c.w) for c in d2.table.root.children]
+    assert stats1 == stats2
+
+
+def test_finds_a_win_in_one_and_proves_it() -> None:
+    s = play_moves(TTT, [0, 3, 1, 4])  # X wins at 2
+    a = purestate.agent("mcts:simulations=2000")
+    d = a.act(TTT, a.initial_table(TTT, 0), s, keys.key(0))
+    assert d.move == 2
+    assert d.table.root.proven == 1.0
+    assert d.table.simulations < 2000  # stopped early once the root was proven
+
+
+def test_blocks_a_win_in_one() -> None:
+    s = play_moves(TTT, [0, 4, 1])  # O must block at 2
+    for seed in range(5):
+        a = purestate.agent("mcts:simulations=400")
+        assert a.act(TTT, a.initial_table(TTT, 1), s, keys.key(seed)).move == 2
+
+
+def test_solver_proves_positions_with_the_minimax_value() -> None:
+    proven = 0
+    for i in range(40):
+        k = keys.key(1000 + i)
+        s = TTT.initial()
+        for ply in range(5):
+            if TTT.is_over(s):
+                break
+            s = TTT.step(s, keys.choice(keys.fold_in(k, ply), TTT.legal(s)))
+        if TTT.is_over(s):
+            continue
+        tree = MCTS(simulations=20_000).search(TTT, Tree(), s, keys.key(i))
+        root = tree.root
+        assert root is not None
+        assert root.proven == unit_reward(exact(s))
+        proven += 1
+        child = best_child(root)
+        c = TTT.step(s, child.move)
+        got = TTT.returns(c)[TTT.to_move(s)] if TTT.is_over(c) else -exact(c)
+        assert got == exact(s)
+    assert proven >= 20
+
+
+def test_solver_proves_the_empty_board_a_draw() -> None:
+    tree = MCTS(simulations=200_000).search(TTT, Tree(), TTT.initial(), keys.key(3))
+    assert tree.root is not None
+    assert tree.root.proven == 0.5
+    assert tree.simulations < 200_000
+
+
+def test_same_player_twice_is_solved_exactly() -> None:
+    from tests.test_alphabeta import Pile, TakeTwoMoveAgain, minimax
+
+    for n in range(1, 9):
+        for p in (0, 1):
+            game = TakeTwoMoveAgain(n)
+            s = Pile(n, p)
+            tree = MCTS(simulations=5000).search(game, Tree(), s, keys.key(n))
+            assert tree.root is not None
+            assert tree.root.proven == unit_reward(minimax(game, s)), (n, p)
+
+
+def test_never_loses_to_random() -> None:
+    bot = purestate.agent("mcts:simulations=300")
+    rnd = purestate.agent("random")
+    for i in range(24):
+        seat = i % 2
+        agents = (bot, rnd) if seat == 0 else (rnd, bot)
+        tables = (
+            (bot.initial_table(TTT, 0), None) if seat == 0 else (None, bot.initial_table(TTT, 1))
+        )
+        ep = purestate.play(TTT, agents, tables, keys.key(i))
+        assert ep.outcome(seat) >= 0, i
+
+
+def test_tree_reuse_keeps_statistics_and_does_not_change_the_table() -> None:
+    a = purestate.agent("mcts:simulations=500")
+    s = TTT.initial()
+    d = a.act(TTT, a.initial_table(TTT, 0), s, keys.key(1))
+    old_root = d.table.root
+    before = (old_root.n, [(c.move, c.n, c.w) for c in old_root.children])
+    reply = next(m for m in TTT.legal(TTT.step(s, d.move)))
+    s2 = play_moves(TTT, [d.move, reply])
+    reused = next(c for c in old_root.children if c.move == d.move)
+    reused = next(c for c in reused.children if c.move == reply)
+    assert reused.n > 0
+    d2 = a.act(TTT, d.table, s2, keys.key(2))
+    assert d2.table.root.state == s2
+    assert d2.table.root.n == reused.n + d2.table.simulations  # the reused visits are kept
+    after = (old_root.n, [(c.move, c.n, c.w) for c in old_root.children])
+    assert before == after
+    fresh = purestate.agent("mcts:simulations=500,reuse=false").act(TTT, d.table, s2, keys.key(2))
+    assert fresh.table.root.n == fresh.table.simulations
+
+
+@pytest.mark.parametrize("playout", ["decisive", "antidecisive"])
+def test_decisive_playouts_play_well(playout: str) -> None:
+    a = purestate.agent(f"mcts:simulations=300,playout={playout}")
+    assert a.act(TTT, a.initial_table(TTT, 1), play_moves(TTT, [0, 4, 1]), keys.key(0)).move == 2
+
+
+def test_heavy_playouts_and_progressive_bias_use_the_injected_scores() -> None:
+    heavy = MCTS(simulations=300, playout="heavy", scorer=centre_and_corners)
+    assert heavy.spec == "mcts:simulations=300,playout=heavy"
+    d = heavy.act(TTT, Tree(), play_moves(TTT, [0, 4, 1]), keys.key(0))
+    assert d.move == 2
+    biased = MCTS(simulations=50, bias=10.0, scorer=centre_and_corners)
+    d = biased.act(TTT, Tree(), TTT.initial(), keys.key(0))
+    centre = next(c for c in d.table.root.children if c.move == 4)
+    assert centre.h == 1.0
+    assert centre.n == max(c.n for c in d.table.root.children)
+
+
+def test_seconds_budget_with_an_injected_clock() -> None:
+    a = purestate.agent("mcts:simulations=0,seconds=1")
+    with pytest.raises(ValueError, match="clock"):
+        a.act(TTT, Tree(), TTT.initial(), keys.key(0))
+    ticks = itertools.count()
+    timed = with_clock(a, lambda: next(ticks) * 0.01)
+    d = timed.act(TTT, Tree(), TTT.initial(), keys.key(0))
+    # the fake clock advances 0.01 per reading and is read every 16 simulations
+    assert d.table.simulations == 16 * 100
+
+
+def test_spec_and_bad_options() -> None:
+    a = purestate.agent("mcts:simulations=2000,c=0.7,playout=decisive")
+    assert a.spec == "mcts:simulations=2000,c=0.7,playout=decisive"
+    assert purestate.agent(a.spec) == a
+    for bad in ("mcts:playout=heavy", "mcts:scores=nothing", "mcts:simulations=0", "mcts:c=-1"):
+        with pytest.raises(SpecError):
+            purestate.agent(bad)
+
+
+def test_terminal_state_is_refused() -> None:
+    with pytest.raises(ValueError, match="over"):
+        MCTS().search(TTT, Tree(), play_moves(TTT, [0, 3, 1, 4, 2]), keys.key(0))
