@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 from rich.live import Live
@@ -34,6 +33,7 @@ from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.spec import SpecError
 from purestate.experiments import tron as series
+from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, TERMS
@@ -48,6 +48,7 @@ tron_app = typer.Typer(
 )
 app.add_typer(tron_app, name="tron")
 
+R = TypeVar("R")
 Rules = Literal["alternating", "simultaneous"]
 Start = Literal["map", "mirror"]
 
@@ -82,33 +83,17 @@ def _check_bots(setup: series.Setup) -> None:
         raise UserError(str(e)) from None
 
 
-def _chunks(n: int, jobs: int) -> list[list[int]]:
-    size = max(1, min(16, n // (jobs * 4) or 1))
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
-
-
-def _play_all(
-    setup: series.Setup,
-    n: int,
-    jobs: int,
-    work: Callable[[series.Setup, Sequence[int]], list[Any]],
-    quiet: bool,
-    what: str,
-) -> Iterator[Any]:
-    """Run ``work`` over the game indices 0..n-1, in order, on ``jobs`` processes."""
-    chunks = _chunks(n, jobs)
+def _execute(
+    fn: Callable[[Any], R], items: Sequence[Any], jobs: int, quiet: bool, what: str
+) -> list[R]:
+    """``[fn(item) for item in items]`` on ``jobs`` local processes, with a progress bar."""
     with Progress(console=err_console, transient=True, disable=quiet) as progress:
-        task = progress.add_task(what, total=n)
-        if jobs <= 1:
-            for c in chunks:
-                yield from work(setup, c)
-                progress.advance(task, len(c))
-            return
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(work, setup, c) for c in chunks]
-            for c, fut in zip(chunks, futures, strict=True):
-                yield from fut.result()
-                progress.advance(task, len(c))
+        task = progress.add_task(what, total=len(items))
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        return LocalExecutor(jobs).run(fn, items, advance)
 
 
 def _owners(game: Tron, states: Sequence[State]) -> list[int]:
@@ -207,9 +192,8 @@ def run_command(
         seed,
     )
     _check_bots(setup)
-    results: list[series.GameResult] = list(
-        _play_all(setup, multi_test, jobs, series.run_games, as_json, "games")
-    )
+    tasks = [(setup, i) for i in range(multi_test)]
+    results = _execute(series.game_task, tasks, jobs, as_json, "games")
     n = len(results)
     wins = sum(r.winner == 0 for r in results)
     losses = sum(r.winner == 1 for r in results)
@@ -330,11 +314,18 @@ def dataset_command(
             )
             _check_bots(setup)
             tag = f"{pi}:{name}"
-            work = _PositionsWork(every)
-            for rec in _play_all(setup, games, jobs, work, as_json, f"{text} on {name}"):
-                rec = {"series": tag, "map": name, "rules": rules, "bots": list(setup.bots), **rec}
-                lines.append(json.dumps(rec, separators=(",", ":")))
-                count += 1
+            tasks = [(setup, i, every) for i in range(games)]
+            for recs in _execute(series.positions_task, tasks, jobs, as_json, f"{text} on {name}"):
+                for rec in recs:
+                    rec = {
+                        "series": tag,
+                        "map": name,
+                        "rules": rules,
+                        "bots": list(setup.bots),
+                        **rec,
+                    }
+                    lines.append(json.dumps(rec, separators=(",", ":")))
+                    count += 1
     write_atomic(out, "\n".join(lines) + "\n")
     summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(out)}
     if as_json:
@@ -344,19 +335,6 @@ def dataset_command(
             f"wrote {count} positions from {summary['games']} games to {out} (seed {seed})",
             highlight=False,
         )
-
-
-class _PositionsWork:
-    """Picklable work unit: the positions of some games."""
-
-    def __init__(self, every: int) -> None:
-        self.every = every
-
-    def __call__(self, setup: series.Setup, indices: Sequence[int]) -> list[Any]:
-        out: list[Any] = []
-        for i in indices:
-            out.extend(series.positions(setup, i, self.every))
-        return out
 
 
 def _read_records(path: Path) -> list[dict[str, Any]]:

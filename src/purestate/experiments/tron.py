@@ -123,8 +123,18 @@ def run_game(setup: Setup, index: int) -> GameResult:
 
 
 def run_games(setup: Setup, indices: Sequence[int]) -> list[GameResult]:
-    """Play several games of a series in order (a chunk of work for one process)."""
+    """Play several games of a series in order."""
     return [run_game(setup, i) for i in indices]
+
+
+def game_task(task: tuple[Setup, int]) -> GameResult:
+    """``run_game`` on one ``(setup, index)`` value: the unit of work sent to an executor."""
+    return run_game(*task)
+
+
+def positions_task(task: tuple[Setup, int, int]) -> list[dict[str, Any]]:
+    """``positions`` on one ``(setup, index, every)`` value: the unit of work of a data set."""
+    return positions(*task)
 
 
 def positions(setup: Setup, index: int, every: int = 1) -> list[dict[str, Any]]:
