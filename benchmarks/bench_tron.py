@@ -23,12 +23,12 @@ import statistics
 import sys
 import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from purestate.agents.alphabeta import search
 from purestate.core.learning import wilson
 from purestate.experiments import tron as series
+from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.rules import RUNNING, State, Tron
 from purestate.heuristics.tron import HALF, voronoi_eval
 
@@ -45,30 +45,24 @@ GRID: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def _chunk(setup: series.Setup, indices: list[int]) -> list[int | None]:
-    return [r.winner for r in series.run_games(setup, indices)]
-
-
 def run_cell(setup: series.Setup, games: int, jobs: int) -> list[int | None]:
-    """The winners of games 0..games-1 of a series (None = draw)."""
-    indices = list(range(games))
-    if jobs <= 1:
-        return _chunk(setup, indices)
-    size = max(1, games // (jobs * 4))
-    chunks = [indices[i : i + size] for i in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = list(pool.map(_chunk, [setup] * len(chunks), chunks))
-    return [w for part in parts for w in part]
+    """The winners of games 0..games-1 of a series (None = draw), on ``jobs`` processes."""
+    results = LocalExecutor(jobs).run(series.game_task, [(setup, i) for i in range(games)])
+    return [r.winner for r in results]
 
 
-def strength(games: int, jobs: int, start: str, seed: int, only_map: str | None) -> list[Any]:
+def strength(
+    games: int, jobs: int, start: str, seed: int, only_map: str | None, cells: list[int]
+) -> list[Any]:
     rows = []
     print(f"strength: {games} games per cell, start={start}, seed={seed}, first player alternating")
     print(f"{'map':16} {'bot A':32} {'bot B':32} {'A wins':>7} {'95% CI':>15} {'1st':>4} target")
     for name in MAPS:
         if only_map and name != only_map:
             continue
-        for a, b, target in GRID:
+        for k, (a, b, target) in enumerate(GRID):
+            if k not in cells:
+                continue
             setup = series.Setup(name, "alternating", start, (a, b), None, seed)
             t0 = time.perf_counter()
             winners = run_cell(setup, games, jobs)
@@ -196,6 +190,7 @@ def main(argv: list[str]) -> None:
     p.add_argument("--only", choices=("speed", "strength", "all"), default="all")
     p.add_argument("--map", default=None, help="only this map (strength)")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
+    p.add_argument("--cells", default="", help="only these rows of the grid, e.g. 0,1,2 (0-5)")
     args = p.parse_args(argv)
     result: dict[str, Any] = {}
     if args.only in ("speed", "all"):
@@ -204,7 +199,10 @@ def main(argv: list[str]) -> None:
         starts = ("map", "mirror") if args.start == "both" else (args.start,)
         result["strength"] = []
         for st in starts:
-            result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map)
+            cells = (
+                [int(c) for c in args.cells.split(",")] if args.cells else list(range(len(GRID)))
+            )
+            result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map, cells)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
