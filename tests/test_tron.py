@@ -513,6 +513,12 @@ def test_dataset_fit_and_weights_file(tmp_path: Any) -> None:
     r = _cli("tron", "run", "--bots", "alphabeta:depth=1,eval=linear", "random", "--map",
              "small_room", "--no-image", "--seed", "1", "--weights", str(weights))  # fmt: skip
     assert r.exit_code == 0, r.output
+    r = _cli("tron", "fit", str(data), "--out", str(weights), "--terms", "voronoi_dn,mover")
+    assert r.exit_code == 0, r.output
+    w = read_weights(weights)
+    assert [i for i, x in enumerate(w) if x != 0] == [1, 7]  # bias first, then the terms
+    r = _cli("tron", "fit", str(data), "--terms", "nonsense")
+    assert r.exit_code == 2 and "unknown terms" in r.output
     (tmp_path / "other.json").write_text('{"format": "something/1"}')
     r = _cli("tron", "run", "--no-image", "--weights", str(tmp_path / "other.json"))
     assert r.exit_code == 2 and "not a Tron weights file" in r.output

@@ -377,12 +377,16 @@ def fit_command(
         bool, typer.Option(help="Fit separated positions too (default: connected only).")
     ] = False,
     seed: Annotated[int, typer.Option(help="Seed of the train/test split.")] = 0,
+    terms: Annotated[
+        str, typer.Option(help="Comma-separated terms to fit (default: all; others get 0).")
+    ] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Fit the linear evaluation's weights (least squares, games held out) and write them."""
     records = _read_records(data)
+    use = [t.strip() for t in terms.split(",") if t.strip()] or None
     try:
-        fit = series.fit_linear(records, test_fraction, seed, not all_positions)
+        fit = series.fit_linear(records, test_fraction, seed, not all_positions, use)
     except ValueError as e:
         raise UserError(str(e)) from None
     write_weights(

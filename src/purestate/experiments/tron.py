@@ -208,6 +208,7 @@ def fit_linear(
     test_fraction: float = 0.2,
     seed: int = 0,
     connected_only: bool = True,
+    use: Sequence[str] | None = None,
 ) -> Fit:
     """Fit outcome ≈ Σ wᵢ·termᵢ by least squares, holding out whole games.
 
@@ -215,10 +216,12 @@ def fit_linear(
     the fit cannot learn which seat the stronger bot of a pairing sat in, and the bias is 0.
     Games (not positions) are split, so positions of one game never sit on both sides. Separated
     positions are left out by default: the linear evaluation only scores connected positions
-    (separated ones go to the exact fill endgame).
+    (separated ones go to the exact fill endgame). ``use`` names the terms to fit (default: all);
+    the others get weight 0.
 
     Raises:
-        ValueError: if there are too few positions on either side of the split.
+        ValueError: if there are too few positions on either side of the split, or an unknown
+            term is named.
     """
     import numpy as np
 
@@ -234,10 +237,15 @@ def fit_linear(
         ys.append(float(rec["outcome"]))
         game_id = hash_game(rec)
         held.append(bits(fold_in(split_key, game_id)) / 2.0**64 < test_fraction)
-    x = np.array(xs, dtype=float).reshape(-1, len(TERMS))
+    names = list(TERMS) if use is None else list(use)
+    unknown = [n for n in names if n not in TERMS]
+    if unknown or not names:
+        raise ValueError(f"unknown terms {unknown} (terms: {', '.join(TERMS)})")
+    cols = [TERMS.index(n) for n in names]
+    x = np.array(xs, dtype=float).reshape(-1, len(TERMS))[:, cols]
     y = np.array(ys, dtype=float)
     mask = np.array(held, dtype=bool)
-    if (~mask).sum() < len(TERMS) or mask.sum() < 1:
+    if (~mask).sum() < len(cols) or mask.sum() < 1:
         raise ValueError(
             f"too few positions to fit and test ({int((~mask).sum())} to fit, "
             f"{int(mask.sum())} held out): play more games"
@@ -249,8 +257,11 @@ def fit_linear(
     pred_test = x[mask] @ w
     decided = y[mask] != 0
     acc = float(np.mean(np.sign(pred_test[decided]) == y[mask][decided])) if decided.any() else 0.0
+    weights = [0.0] * len(TERMS)
+    for c, v in zip(cols, w, strict=True):
+        weights[c] = float(v)
     return Fit(
-        (0.0, *(float(v) for v in w)),
+        (0.0, *weights),
         int((~mask).sum()),
         int(mask.sum()),
         float(np.mean((pred_train - y[~mask]) ** 2)),

@@ -466,17 +466,19 @@ def terms(x: tuple[float, ...]) -> tuple[float, ...]:
     return (dn, de, cn, fill, sep * fill, dn / (1.0 + 10.0 * dist), mover)
 
 
-# Fitted by ``purestate tron fit`` on ``purestate tron dataset --games 40 --seed 7`` (28,947
-# positions, 480 games; see docs/agents/tron_bots.md): bias first, then one weight per TERMS name.
+# Fitted by ``purestate tron fit positions.jsonl --terms
+# voronoi_dn,chamber_dn,near_voronoi_dn,mover`` on ``purestate tron dataset --games 40 --seed 7``
+# (28,947 positions from 480 games; see docs/agents/tron_bots.md): bias first, then one weight per
+# TERMS name. The edge and fill terms are left out: fitted, they made a worse player.
 LINEAR_WEIGHTS: tuple[float, ...] = (
     0.0000,
-    2.1979,
-    -4.4477,
-    2.7519,
-    -0.2661,
+    -0.8347,
     0.0000,
-    0.7593,
-    -0.0491,
+    2.1502,
+    0.0000,
+    0.0000,
+    0.5956,
+    -0.0519,
 )
 
 
