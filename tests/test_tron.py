@@ -531,3 +531,23 @@ def test_maps_command_lists_the_shipped_maps() -> None:
     assert r.exit_code == 0
     names = {row["name"] for row in json.loads(r.output)}
     assert {"empty_room", "center_block", "diagonal_blocks"} <= names
+
+
+def test_fill_search_reaches_the_parity_bound_on_whole_rooms() -> None:
+    for name in ("divider", "empty_room", "center_block", "diagonal_blocks"):
+        g = tron(map=name)
+        s = g.initial()
+        t = g.topology
+        region = H.flood(H.free_cells(s, t) & ~(1 << s.head1), 1 << s.head0, t.cols)
+        assert H.fill_length(region, s.head0, t) == H.parity_bound(region, s.head0, t.even)
+
+
+def test_divider_is_a_pure_filling_race_won_by_the_second_mover() -> None:
+    # two halves of 104 cells: both depth-2 Voronoi bots fill theirs completely, so the first
+    # mover runs out first (104 safe moves, then a crash) and the second mover wins
+    ab = purestate.agent("alphabeta:depth=2,eval=voronoi")
+    for first in (0, 1):
+        g = tron(map="divider", first_player=first)
+        ep = purestate.play(g, (ab, ab), (None, None), purestate.key(first))
+        assert ep.outcome(1 - first) == 1
+        assert ep.movers.count(first) == 105 and ep.movers.count(1 - first) == 104
