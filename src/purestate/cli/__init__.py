@@ -34,6 +34,7 @@ def _register() -> None:
         solve,
         sweep,
         tournament,
+        tron,
     )
 
 

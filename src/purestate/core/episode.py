@@ -68,6 +68,9 @@ def play(
         key: The game's key; ply ``i`` uses ``fold_in(key, i)``.
         start: The start position (default: ``game.initial()``).
 
+    If the game has a method ``observation(state, player)``, the agent to move is shown
+    ``observation(state, p)`` instead of the state (hidden information stays hidden).
+
     Returns:
         The episode.
 
@@ -80,10 +83,14 @@ def play(
     moves: list[Any] = []
     movers: list[int] = []
     is_over, to_move = game.is_over, game.to_move
+    # A game with hidden information (Tron's simultaneous rules) offers ``observation``: the
+    # agent sees that view, and its move is applied to the true state.
+    observe = getattr(game, "observation", None)
     ply = 0
     while not is_over(state):
         p = to_move(state)
-        decision = agents[p].act(game, current[p], state, fold_in(key, ply))
+        view = state if observe is None else observe(state, p)
+        decision = agents[p].act(game, current[p], view, fold_in(key, ply))
         if decision.table is not None:
             current[p] = decision.table
         move = decision.move

@@ -20,6 +20,7 @@ _GAMES: dict[str, str] = {
     "ultimate_tictactoe": "purestate.games.ultimate:UltimateTicTacToe",
     "xtreme_tictactoe": "purestate.games.xtreme:XtremeTicTacToe",
     "dots_and_boxes": "purestate.games.dots_and_boxes:DotsAndBoxes",
+    "tron": "purestate.games.tron.rules:Tron",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
@@ -34,6 +35,9 @@ _AGENTS: dict[str, str] = {
     "seedbot": "purestate.agents.seedbot:SeedBot",
     "qlearning": "purestate.agents.td:QLearning",
     "sarsa": "purestate.agents.td:Sarsa",
+    "tron_random": "purestate.agents.tron_bots:TronRandom",
+    "tron_wall": "purestate.agents.tron_bots:TronWall",
+    "tron_greedy": "purestate.agents.tron_bots:TronGreedy",
 }
 
 
@@ -42,6 +46,10 @@ _AGENTS: dict[str, str] = {
 # proven win or loss always outranks a heuristic estimate.
 _EVALUATIONS: dict[str, str] = {
     "uttt": "purestate.heuristics.uttt:evaluate",
+    "space": "purestate.heuristics.tron:space",
+    "voronoi": "purestate.heuristics.tron:voronoi_eval",
+    "chamber": "purestate.heuristics.tron:chamber_eval",
+    "linear": "purestate.heuristics.tron:linear",
 }
 
 # name -> "module:function". Per-move scores injected into Monte Carlo search (heavy playouts,

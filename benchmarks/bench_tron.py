@@ -1,0 +1,212 @@
+"""Tron: the strength grid of the Tron issue and the time per move of the depth-4 Voronoi bot.
+
+    PYTHONPATH=src python benchmarks/bench_tron.py                 # everything, 100 games a cell
+    PYTHONPATH=src python benchmarks/bench_tron.py --games 20 --only speed
+    PYTHONPATH=src python benchmarks/bench_tron.py --jobs 2 --start mirror --out grid.json
+
+Strength: for each 13×13 map and each pairing, ``--games`` games with the first player
+alternating (game i: player (i mod 2) + 1 moves first), per-game keys ``fold_in(key(seed), i)``;
+the first-named bot's win rate with a 95% Wilson interval, the first mover's wins, and the
+issue's target. Results do not depend on ``--jobs``.
+
+Speed: CPU time per move (``time.process_time``, median over positions from real games) of
+``alphabeta:depth=4,eval=voronoi`` against the same alpha-beta with a plain recompute-everything
+BFS Voronoi (Python lists and a deque per player per leaf, as the seed's write-up did), and the
+evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import deque
+from typing import Any
+
+from purestate.agents.alphabeta import search
+from purestate.core.learning import wilson
+from purestate.experiments import tron as series
+from purestate.experiments.executors import LocalExecutor
+from purestate.games.tron.rules import RUNNING, State, Tron
+from purestate.heuristics.tron import HALF, voronoi_eval
+
+MAPS = ("empty_room", "center_block", "diagonal_blocks")
+AB4 = "alphabeta:depth=4,eval=voronoi"
+# (first bot, second bot, target description, target test on the first bot's win rate)
+GRID: tuple[tuple[str, str, str], ...] = (
+    (AB4, "tron_random", ">= 98%"),
+    (AB4, "tron_wall", ">= 90% on 2 of 3 maps, >= 75% on all"),
+    (AB4, "tron_greedy", ">= 85%"),
+    (AB4, "alphabeta:depth=4,eval=space", "> 50%"),
+    ("alphabeta:depth=4,eval=chamber", AB4, "> 55%"),
+    ("alphabeta:depth=4,eval=linear", AB4, ">= 50%"),
+)
+
+
+def run_cell(setup: series.Setup, games: int, jobs: int) -> list[int | None]:
+    """The winners of games 0..games-1 of a series (None = draw), on ``jobs`` processes."""
+    results = LocalExecutor(jobs).run(series.game_task, [(setup, i) for i in range(games)])
+    return [r.winner for r in results]
+
+
+def strength(
+    games: int, jobs: int, start: str, seed: int, only_map: str | None, cells: list[int]
+) -> list[Any]:
+    rows = []
+    print(f"strength: {games} games per cell, start={start}, seed={seed}, first player alternating")
+    print(f"{'map':16} {'bot A':32} {'bot B':32} {'A wins':>7} {'95% CI':>15} {'1st':>4} target")
+    for name in MAPS:
+        if only_map and name != only_map:
+            continue
+        for k, (a, b, target) in enumerate(GRID):
+            if k not in cells:
+                continue
+            setup = series.Setup(name, "alternating", start, (a, b), None, seed)
+            t0 = time.perf_counter()
+            winners = run_cell(setup, games, jobs)
+            wall = time.perf_counter() - t0
+            wins = sum(w == 0 for w in winners)
+            first = sum(w == i % 2 for i, w in enumerate(winners))
+            low, high = wilson(wins, games)
+            row = {
+                "map": name,
+                "a": a,
+                "b": b,
+                "start": start,
+                "games": games,
+                "a_wins": wins,
+                "draws": sum(w is None for w in winners),
+                "rate": wins / games,
+                "ci95": [low, high],
+                "first_mover_wins": first,
+                "target": target,
+                "seconds": wall,
+            }
+            rows.append(row)
+            print(
+                f"{name:16} {a:32} {b:32} {wins / games:7.1%} "
+                f"{f'{low:.0%}-{high:.0%}':>15} {first:4d} {target}  ({wall:.0f}s)",
+                flush=True,
+            )
+    return rows
+
+
+# ---- the recompute-everything baseline --------------------------------------------------------
+
+
+def _bfs(cells: list[list[bool]], start: tuple[int, int]) -> list[list[int]]:
+    rows, cols = len(cells), len(cells[0])
+    inf = rows * cols + 1
+    dist = [[inf] * cols for _ in range(rows)]
+    dist[start[0]][start[1]] = 0
+    queue = deque([start])
+    while queue:
+        r, c = queue.popleft()
+        d = dist[r][c] + 1
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if cells[rr][cc] and dist[rr][cc] > d:
+                dist[rr][cc] = d
+                queue.append((rr, cc))
+    return dist
+
+
+def plain_voronoi(game: Any, state: State) -> float:
+    """The same Voronoi value, recomputed from scratch with a grid of booleans and two BFSes."""
+    if state.outcome != RUNNING:
+        return 0.999 * game.returns(state)[0]
+    m = game.board
+    cells = [
+        [not state.blocked >> (r * m.cols + c) & 1 for c in range(m.cols)] for r in range(m.rows)
+    ]
+    d0 = _bfs(cells, m.position(state.head0))
+    d1 = _bfs(cells, m.position(state.head1))
+    n0 = n1 = 0
+    inf = m.rows * m.cols + 1
+    for r in range(m.rows):
+        for c in range(m.cols):
+            a, b = d0[r][c], d1[r][c]
+            if not cells[r][c] or (a == inf and b == inf):
+                continue
+            if a < b or (a == b and state.to_move == 0):
+                n0 += 1
+            else:
+                n1 += 1
+    return HALF * 0.98 * (n0 - n1) / (m.free.bit_count() + 1)
+
+
+def _positions(per_map: int) -> list[tuple[Tron, State]]:
+    out = []
+    for name in MAPS:
+        setup = series.Setup(name, "alternating", "mirror", (AB4, "tron_greedy"), None, 5)
+        for i in range(per_map):
+            game, ep = series.play_game(setup, i)
+            out.extend((game, s) for s in ep.states[:-1][:40:4])
+    return out
+
+
+def _median_cpu(fn: Any, items: list[tuple[Tron, State]], reps: int) -> float:
+    times = []
+    for game, s in items:
+        best = float("inf")
+        for _ in range(reps):
+            t0 = time.process_time()
+            fn(game, s)
+            best = min(best, time.process_time() - t0)
+        times.append(best)
+    return statistics.median(times)
+
+
+def speed(per_map: int) -> dict[str, float]:
+    items = _positions(per_map)
+    print(f"speed: {len(items)} positions from depth-4 Voronoi games on {', '.join(MAPS)}")
+    for game, s in items:  # the baseline computes the same value (connected positions)
+        if not game.is_over(s) and abs(voronoi_eval(game, s)) < HALF:
+            assert plain_voronoi(game, s) == voronoi_eval(game, s)
+    ours_eval = _median_cpu(voronoi_eval, items, 20)
+    plain_eval = _median_cpu(plain_voronoi, items, 5)
+    ours_move = _median_cpu(lambda g, s: search(g, s, 4, voronoi_eval), items, 3)
+    plain_move = _median_cpu(lambda g, s: search(g, s, 4, plain_voronoi), items, 1)
+    print(f"  evaluation: bitboard Voronoi {ours_eval * 1e6:8.1f} us, plain BFS "
+          f"{plain_eval * 1e6:8.1f} us, ratio {plain_eval / ours_eval:5.1f}x")  # fmt: skip
+    print(f"  depth-4 move: bitboard {ours_move * 1e3:8.2f} ms, plain BFS "
+          f"{plain_move * 1e3:8.2f} ms, ratio {plain_move / ours_move:5.1f}x (median)")  # fmt: skip
+    print("  peer: OpenSpiel has no Tron; no peer to time")
+    return {
+        "eval_us": ours_eval * 1e6,
+        "plain_eval_us": plain_eval * 1e6,
+        "move_ms": ours_move * 1e3,
+        "plain_move_ms": plain_move * 1e3,
+    }
+
+
+def main(argv: list[str]) -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--start", choices=("map", "mirror", "both"), default="both")
+    p.add_argument("--seed", type=int, default=2020)
+    p.add_argument("--only", choices=("speed", "strength", "all"), default="all")
+    p.add_argument("--map", default=None, help="only this map (strength)")
+    p.add_argument("--out", default=None, help="write the figures as JSON here")
+    p.add_argument("--cells", default="", help="only these rows of the grid, e.g. 0,1,2 (0-5)")
+    args = p.parse_args(argv)
+    result: dict[str, Any] = {}
+    if args.only in ("speed", "all"):
+        result["speed"] = speed(2)
+    if args.only in ("strength", "all"):
+        starts = ("map", "mirror") if args.start == "both" else (args.start,)
+        result["strength"] = []
+        for st in starts:
+            cells = (
+                [int(c) for c in args.cells.split(",")] if args.cells else list(range(len(GRID)))
+            )
+            result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map, cells)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

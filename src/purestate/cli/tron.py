@@ -1,0 +1,420 @@
+"""``purestate tron``: the CS1410 game runner, the data set and the fit of the linear evaluation.
+
+``purestate tron run --bots A B --map M --multi-test N [--no-image]`` takes the gamerunner's
+spellings too (``-bots``, ``-map``, ``-multi_test``, ``-no_image``) and its bot names (``random``,
+``wall``, ``ta1``, ``ta2``, plus ``greedy``, ``chamber``, ``student``); any other name is an agent
+spec such as ``alphabeta:depth=4,eval=voronoi``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import typer
+from rich.live import Live
+from rich.progress import Progress
+from rich.table import Table
+from rich.text import Text
+
+from purestate.cli import app
+from purestate.cli.common import (
+    UserError,
+    choose_seed,
+    console,
+    err_console,
+    friendly,
+    print_json,
+)
+from purestate.core.episode import replay
+from purestate.core.learning import wilson
+from purestate.core.spec import SpecError
+from purestate.experiments import tron as series
+from purestate.experiments.executors import LocalExecutor
+from purestate.games.tron.maps import Map
+from purestate.games.tron.rules import MOVE_NAMES, State, Tron
+from purestate.heuristics.tron import FEATURES, TERMS
+from purestate.io.files import FileFormatError, write_atomic
+from purestate.io.maps import load_map, shipped_map, shipped_names
+from purestate.io.tron import read_weights, save_picture, write_weights
+
+tron_app = typer.Typer(
+    help="Tron: run bots against each other (the CS1410 gamerunner), build a data set, fit the "
+    "linear evaluation.",
+    no_args_is_help=True,
+)
+app.add_typer(tron_app, name="tron")
+
+R = TypeVar("R")
+Rules = Literal["alternating", "simultaneous"]
+Start = Literal["map", "mirror"]
+
+
+def _map(name: str) -> str | Map:
+    """A shipped map's name as is (workers resolve it cheaply), or a map file read here."""
+    try:
+        if name in shipped_names():
+            return name
+        return load_map(name)
+    except (SpecError, ValueError) as e:
+        raise UserError(str(e)) from None
+
+
+def _weights(path: Path | None) -> tuple[float, ...] | None:
+    if path is None:
+        return None
+    try:
+        return read_weights(path)
+    except FileFormatError as e:
+        raise UserError(str(e)) from None
+
+
+def _check_bots(setup: series.Setup) -> None:
+    """Build both agents and the first game once here, so bad input fails before any work."""
+    try:
+        game = series.make_game(setup, 0)
+        for seat, spec in enumerate(setup.bots):
+            a = series._agent(spec, setup.weights)
+            a.initial_table(game, seat)
+    except (SpecError, ValueError, TypeError) as e:
+        raise UserError(str(e)) from None
+
+
+def _execute(
+    fn: Callable[[Any], R], items: Sequence[Any], jobs: int, quiet: bool, what: str
+) -> list[R]:
+    """``[fn(item) for item in items]`` on ``jobs`` local processes, with a progress bar."""
+    with Progress(console=err_console, transient=True, disable=quiet) as progress:
+        task = progress.add_task(what, total=len(items))
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        return LocalExecutor(jobs).run(fn, items, advance)
+
+
+def _owners(game: Tron, states: Sequence[State]) -> list[int]:
+    m = game.board
+    owner = [0] * m.size
+    for s in states:
+        for p, h in ((1, s.head0), (2, s.head1)):
+            if h >= 0 and not owner[h]:
+                owner[h] = p
+    return owner
+
+
+def _board_text(game: Tron, states: Sequence[State]) -> Text:
+    """The board with each cycle's trail in its colour."""
+    m = game.board
+    s = states[-1]
+    owner = _owners(game, states)
+    text = Text()
+    styles = {1: "bold blue", 2: "bold red"}
+    for r in range(m.rows):
+        for c in range(m.cols):
+            i = r * m.cols + c
+            if i == s.head0:
+                text.append("1", styles[1])
+            elif i == s.head1:
+                text.append("2", styles[2])
+            elif m.walls >> i & 1:
+                text.append("#", "white")
+            elif owner[i]:
+                text.append("x", "blue" if owner[i] == 1 else "red")
+            elif s.blocked >> i & 1:
+                text.append("x", "dim")
+            else:
+                text.append(" ")
+        text.append("\n")
+    last = game.render(s).splitlines()[-1]
+    text.append(last)
+    return text
+
+
+def _show_game(game: Tron, states: Sequence[State], delay: float) -> None:
+    """Draw a game move by move (in a terminal), or its final board (otherwise)."""
+    if not console.is_terminal or delay <= 0:
+        console.print(_board_text(game, states))
+        return
+    with Live(_board_text(game, states[:1]), console=console, auto_refresh=False) as live:
+        for i in range(1, len(states) + 1):
+            live.update(_board_text(game, states[:i]), refresh=True)
+            time.sleep(delay)
+
+
+@tron_app.command("run")
+@friendly
+def run_command(
+    bots: Annotated[
+        tuple[str, str],
+        typer.Option(
+            "--bots",
+            "-bots",
+            help="Player 1 and player 2: random, wall, greedy, ta1, ta2, "
+            "chamber, student, or agent specs.",
+        ),
+    ] = ("ta2", "random"),
+    map_name: Annotated[
+        str, typer.Option("--map", "-map", help="A shipped map's name or a map file.")
+    ] = "empty_room",
+    multi_test: Annotated[
+        int, typer.Option("--multi-test", "-multi_test", min=1, help="How many games.")
+    ] = 1,
+    no_image: Annotated[
+        bool, typer.Option("--no-image", "-no_image", help="Do not draw a game.")
+    ] = False,
+    rules: Annotated[Rules, typer.Option(help="alternating (CS1410) or simultaneous.")] = (
+        "alternating"
+    ),
+    start: Annotated[Start, typer.Option(help="map (the map's start cells) or mirror.")] = "map",
+    weights: Annotated[
+        Path | None, typer.Option(help="A weights file for eval=linear bots (tron fit).")
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes (results do not depend on it).")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed of the series.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Save game 1 as a picture (.png) or animation (.gif).")
+    ] = None,
+    delay: Annotated[float, typer.Option(help="Seconds per move when drawing a game.")] = 0.08,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
+    seed = choose_seed(seed)
+    setup = series.Setup(
+        _map(map_name),
+        rules,
+        start,
+        (series.bot_spec(bots[0]), series.bot_spec(bots[1])),
+        _weights(weights),
+        seed,
+    )
+    _check_bots(setup)
+    tasks = [(setup, i) for i in range(multi_test)]
+    results = _execute(series.game_task, tasks, jobs, as_json, "games")
+    n = len(results)
+    wins = sum(r.winner == 0 for r in results)
+    losses = sum(r.winner == 1 for r in results)
+    draws = n - wins - losses
+    first_wins = sum(r.winner == r.first_player for r in results)
+    low, high = wilson(wins, n)
+    if not no_image or save is not None:
+        game = series.make_game(setup, 0)
+        moves = [MOVE_NAMES.index(c) for c in results[0].moves]
+        states = replay(game, moves).states
+        if not no_image and not as_json:
+            _show_game(game, states, delay)
+        if save is not None:
+            try:
+                title = f"{setup.bots[0]} (1) vs {setup.bots[1]} (2)"
+                save_picture(save, game, states, title)
+            except FileFormatError as e:
+                raise UserError(str(e)) from None
+    if as_json:
+        print_json(
+            {
+                "bots": list(setup.bots),
+                "map": map_name,
+                "rules": rules,
+                "start": start,
+                "games": n,
+                "seed": seed,
+                "player1": {"wins": wins, "draws": draws, "losses": losses},
+                "player1_win_rate": wins / n,
+                "player1_ci95": [low, high],
+                "first_mover_wins": first_wins,
+                "winners": [None if r.winner is None else r.winner + 1 for r in results],
+            }
+        )
+        return
+    # the CS1410 runner's lines
+    if wins:
+        console.print(f"Player 1 won {wins} out of {n} times", highlight=False)
+    if losses:
+        console.print(f"Player 2 won {losses} out of {n} times", highlight=False)
+    if draws:
+        console.print(f"Draw {draws} out of {n} times", highlight=False)
+    console.print(
+        f"player 1 = {setup.bots[0]}: {wins} W, {draws} D, {losses} L; win rate "
+        f"{wins / n:.1%} (95% CI {low:.1%}-{high:.1%}); the first mover won {first_wins} of "
+        f"{n}; seed {seed}",
+        highlight=False,
+    )
+
+
+@tron_app.command("maps")
+@friendly
+def maps_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the shipped maps."""
+    rows = []
+    for name in shipped_names():
+        m = shipped_map(name)
+        rows.append({"name": name, "rows": m.rows, "cols": m.cols, "free": m.free.bit_count()})
+    if as_json:
+        print_json(rows)
+        return
+    table = Table("map", "size", "free cells")
+    for r in rows:
+        table.add_row(str(r["name"]), f"{r['rows']}×{r['cols']}", str(r["free"]))
+    console.print(table)
+
+
+DEFAULT_PAIRS = (
+    "alphabeta:depth=2,eval=voronoi alphabeta:depth=2,eval=voronoi",
+    "alphabeta:depth=2,eval=voronoi tron_greedy",
+    "alphabeta:depth=2,eval=space alphabeta:depth=2,eval=chamber",
+    "tron_greedy tron_wall",
+)
+DEFAULT_MAPS = ("empty_room", "center_block", "diagonal_blocks")
+
+
+@tron_app.command("dataset")
+@friendly
+def dataset_command(
+    out: Annotated[Path, typer.Option(help="The JSON Lines file to write.")] = Path(
+        "tron-positions.jsonl"
+    ),
+    pair: Annotated[
+        list[str] | None,
+        typer.Option(help="Two bots separated by a space (repeatable; default: a mix)."),
+    ] = None,
+    map_names: Annotated[
+        list[str] | None, typer.Option("--map", help="Maps (repeatable; default: the 13×13 ones).")
+    ] = None,
+    games: Annotated[int, typer.Option(min=1, help="Games per pair and map.")] = 20,
+    every: Annotated[int, typer.Option(min=1, help="Keep every k-th position.")] = 1,
+    rules: Annotated[Rules, typer.Option()] = "alternating",
+    start: Annotated[Start, typer.Option(help="mirror (varied starts) or map.")] = "mirror",
+    jobs: Annotated[int, typer.Option(min=1)] = 1,
+    seed: Annotated[int | None, typer.Option()] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+) -> None:
+    """Play bots against each other and record positions, features and outcomes (JSON Lines)."""
+    seed = choose_seed(seed)
+    pairs = pair or list(DEFAULT_PAIRS)
+    maps = map_names or list(DEFAULT_MAPS)
+    lines: list[str] = []
+    count = 0
+    for pi, text in enumerate(pairs):
+        names = text.split()
+        if len(names) != 2:
+            raise UserError(f"--pair {text!r}: give two bots separated by a space")
+        for mi, name in enumerate(maps):
+            setup = series.Setup(
+                _map(name),
+                rules,
+                start,
+                (series.bot_spec(names[0]), series.bot_spec(names[1])),
+                None,
+                seed * 1000 + pi * 37 + mi,
+            )
+            _check_bots(setup)
+            tag = f"{pi}:{name}"
+            tasks = [(setup, i, every) for i in range(games)]
+            for recs in _execute(series.positions_task, tasks, jobs, as_json, f"{text} on {name}"):
+                for rec in recs:
+                    rec = {
+                        "series": tag,
+                        "map": name,
+                        "rules": rules,
+                        "bots": list(setup.bots),
+                        **rec,
+                    }
+                    lines.append(json.dumps(rec, separators=(",", ":")))
+                    count += 1
+    write_atomic(out, "\n".join(lines) + "\n")
+    summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(out)}
+    if as_json:
+        print_json({**summary, "seed": seed})
+    else:
+        console.print(
+            f"wrote {count} positions from {summary['games']} games to {out} (seed {seed})",
+            highlight=False,
+        )
+
+
+def _read_records(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"{path}: cannot read it ({e.__class__.__name__})") from None
+    records = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            f = rec["features"]
+            if not all(name in f for name in FEATURES) or rec["outcome"] not in (-1, 0, 1):
+                raise KeyError("features")
+            if "game" not in rec:
+                raise KeyError("game")
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise UserError(
+                f"{path}, line {lineno}: not a Tron position record (run purestate tron dataset)"
+            ) from None
+        records.append(rec)
+    if not records:
+        raise UserError(f"{path}: no positions")
+    return records
+
+
+@tron_app.command("fit")
+@friendly
+def fit_command(
+    data: Annotated[Path, typer.Argument(help="Positions from purestate tron dataset.")],
+    out: Annotated[Path, typer.Option(help="The weights file to write.")] = Path(
+        "tron-linear.json"
+    ),
+    test_fraction: Annotated[float, typer.Option(min=0.01, max=0.9)] = 0.2,
+    all_positions: Annotated[
+        bool, typer.Option(help="Fit separated positions too (default: connected only).")
+    ] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the train/test split.")] = 0,
+    terms: Annotated[
+        str, typer.Option(help="Comma-separated terms to fit (default: all; others get 0).")
+    ] = "",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Fit the linear evaluation's weights (least squares, games held out) and write them."""
+    records = _read_records(data)
+    use = [t.strip() for t in terms.split(",") if t.strip()] or None
+    try:
+        fit = series.fit_linear(records, test_fraction, seed, not all_positions, use)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    write_weights(
+        out,
+        fit.weights,
+        {
+            "data": str(data),
+            "split_seed": seed,
+            "connected_only": not all_positions,
+            **fit.as_dict(),
+        },
+    )
+    if as_json:
+        print_json(
+            {
+                "weights": dict(zip(("bias", *TERMS), fit.weights, strict=True)),
+                **fit.as_dict(),
+                "out": str(out),
+            }
+        )
+        return
+    table = Table("feature", "weight")
+    for name, w in zip(("bias", *TERMS), fit.weights, strict=True):
+        table.add_row(name, f"{w:+.4f}")
+    console.print(table)
+    console.print(
+        f"fit on {fit.train} positions, held out {fit.test}: mean squared error "
+        f"{fit.train_mse:.4f} (train) {fit.test_mse:.4f} (held out, predicting 0 gives "
+        f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; wrote {out}",
+        highlight=False,
+    )

@@ -1,0 +1,476 @@
+"""Tron (light cycles): the rules, the map's symmetries, the codec and the board for people.
+
+Two rule sets:
+
+* ``rules="alternating"`` (default, CS1410 "Tron-141"): the players move in turn. A move leaves
+  the mover's old cell as a barrier; moving into a wall, a barrier or either head crashes the
+  mover, who loses. There are no draws.
+* ``rules="simultaneous"`` (Google AI Challenge 2010), played as two plies per round: the round's
+  first mover commits a move, which is stored in ``State.pending`` and changes nothing else; the
+  second mover's move resolves both. Both old cells become walls, both heads move; two heads on
+  the same square, or both crashed (a swap included), is a draw; otherwise whoever crashed loses.
+  The second mover must not see the pending move: ``observation(state, player)`` is the state with
+  the pending move removed, which the episode driver hands to the agent (so search from there
+  plans as if it committed first: a cautious, 'paranoid' bound).
+
+Moves are absolute directions with fixed ids (OpenSpiel has no Tron): ``U=0`` (row - 1),
+``D=1`` (row + 1), ``L=2`` (col - 1), ``R=3`` (col + 1), CS1410's order. All four are always legal
+while the game runs, as in CS1410: a move into an obstacle is a legal, losing move.
+
+Map choice: the ``map`` option is a shipped map's name (resolved once, through
+``purestate.io.maps.shipped_map``, from package data that never changes while the program runs)
+or a ``Map`` value (what the shell passes for a user's map file). Either way the game holds a
+frozen, hashable ``Map``; nothing after construction reads a file.
+
+Start cells: ``start="map"`` uses the map's ``1`` and ``2``. ``start="mirror"`` is the CS1410 2020
+rule: player 0 starts on a cell drawn uniformly, never the centre, and player 1 on its point
+mirror. Since ``initial()`` takes no key, the draw is a pure function of the ``start_seed``
+option; the shell derives one seed per game from its run key. Unlike CS1410 the draw only uses
+cells connected to the map's own start cells whose mirror is free (so nobody starts inside a
+sealed pocket such as ``center_block``'s middle).
+
+Symmetries: the rotations and reflections of the grid that map the map's walls and barriers onto
+themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cells and directions.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar, Literal
+
+from attrs import field, frozen
+
+from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.keys import choice, key
+from purestate.core.symmetry import canonical_by, grid_group
+from purestate.games.tron.maps import Map
+
+U, D, L, R = 0, 1, 2, 3
+MOVES: tuple[int, ...] = (U, D, L, R)
+MOVE_NAMES = "UDLR"
+RUNNING, DRAW = -1, 2
+_NO_MOVE = -1
+
+_MOVE_WORDS: dict[str, int] = {
+    "U": U, "UP": U, "N": U, "NORTH": U, "\x1b[A": U, "↑": U,
+    "D": D, "DOWN": D, "S": D, "SOUTH": D, "\x1b[B": D, "↓": D,
+    "L": L, "LEFT": L, "W": L, "WEST": L, "\x1b[D": L, "←": L,
+    "R": R, "RIGHT": R, "E": R, "EAST": R, "\x1b[C": R, "→": R,
+}  # fmt: skip
+
+
+@frozen(cache_hash=True)
+class State:
+    """A Tron position.
+
+    Attributes:
+        blocked: Bitboard of every occupied cell: walls, barriers, trails and both heads.
+        head0: Player 0's head cell (``-1`` once crashed).
+        head1: Player 1's head cell (``-1`` once crashed).
+        to_move: The player to move (meaningless once the game is over).
+        pending: Simultaneous rules only: the move the other player committed this round, or
+            ``-1``. Hidden from the player to move (see ``Tron.observation``).
+        outcome: ``-1`` while running, ``0`` or ``1`` for the winner, ``2`` for a draw.
+    """
+
+    blocked: int
+    head0: int
+    head1: int
+    to_move: int
+    pending: int = _NO_MOVE
+    outcome: int = RUNNING
+
+
+class Topology:
+    """Per-map tables computed once: sizes, masks, neighbour offsets, symmetries.
+
+    Not a value type: it is derived from a ``Map`` and cached per map.
+    """
+
+    __slots__ = (
+        "cols",
+        "deltas",
+        "dir_maps",
+        "even",
+        "free_cells",
+        "group_index",
+        "inverse",
+        "map",
+        "mirror_starts",
+        "neighbours",
+        "perms",
+        "size",
+    )
+
+    def __init__(self, m: Map) -> None:
+        self.map = m
+        self.cols = m.cols
+        self.size = m.size
+        self.free_cells = m.free.bit_count()
+        self.deltas = (-m.cols, m.cols, -1, 1)
+        self.even = sum(
+            1 << m.cell(r, c) for r in range(m.rows) for c in range(m.cols) if (r + c) % 2 == 0
+        )
+        # neighbours[c] = the four neighbours of c in move order (only used for interior cells)
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c + d for d in self.deltas) for c in range(m.size)
+        )
+        group = grid_group(m.rows, m.cols)
+        keep = [
+            g
+            for g in group.indices
+            if group.apply_bits(g, m.walls) == m.walls
+            and group.apply_bits(g, m.barriers) == m.barriers
+        ]
+        self.perms: tuple[tuple[int, ...], ...] = tuple(group.perms[g] for g in keep)
+        self.group_index = {g: i for i, g in enumerate(keep)}
+        self.inverse: tuple[int, ...] = tuple(self.group_index[group.inverses[g]] for g in keep)
+        # direction d is carried to dir_maps[sym][d]: read it off the image of a cell and its
+        # neighbour (grid symmetries are affine, so one cell tells all)
+        centre = m.cell(1, 1)
+        step_of = {d: i for i, d in enumerate(self.deltas)}
+        self.dir_maps: tuple[tuple[int, ...], ...] = tuple(
+            tuple(step_of[p[centre + d] - p[centre]] for d in self.deltas) for p in self.perms
+        )
+        self.mirror_starts = _mirror_candidates(m)
+
+
+def _flood(free: int, seed: int, cols: int) -> int:
+    """The cells of ``free`` connected to the cells of ``seed`` (seed cells included if free)."""
+    region = seed
+    while True:
+        grown = (region | region << 1 | region >> 1 | region << cols | region >> cols) & free
+        grown |= seed
+        if grown == region:
+            return region
+        region = grown
+
+
+def _mirror_candidates(m: Map) -> tuple[int, ...]:
+    """Cells player 0 may start on under ``start="mirror"``, in increasing order."""
+    free = m.free
+    component = _flood(free, 1 << m.starts[0], m.cols)
+    centre = m.cell(m.rows // 2, m.cols // 2)
+    out = []
+    for c in range(m.size):
+        if not component >> c & 1 or c == centre:
+            continue
+        twin = m.mirror(c)
+        if twin != c and component >> twin & 1:
+            out.append(c)
+    return tuple(out)
+
+
+@functools.cache
+def topology(m: Map) -> Topology:
+    """The cached tables of map ``m``."""
+    return Topology(m)
+
+
+def _resolve_map(value: str | Map) -> Map:
+    if isinstance(value, Map):
+        return value
+    from purestate.io.maps import shipped_map  # the one boundary: package data, read once
+
+    return shipped_map(value)
+
+
+def _check_player(instance: Any, attribute: Any, value: int) -> None:
+    if value not in (0, 1):
+        raise ValueError(f"first_player must be 0 or 1, got {value!r}")
+
+
+@frozen
+class Tron:
+    """Tron on a map (see the module docstring for the rules).
+
+    Attributes:
+        map: A shipped map's name (``empty_room``, ``center_block``, ...) or a ``Map`` value.
+        rules: ``alternating`` (CS1410, default) or ``simultaneous`` (AI Challenge 2010).
+        start: ``map`` (the map's start cells) or ``mirror`` (a drawn start and its mirror).
+        first_player: Who moves first (alternating) or commits first each round (simultaneous).
+        start_seed: The seed of the ``mirror`` draw (ignored for ``start=map``).
+    """
+
+    map: str | Map = "empty_room"
+    rules: Literal["alternating", "simultaneous"] = "alternating"
+    start: Literal["map", "mirror"] = "map"
+    first_player: int = field(default=0, validator=_check_player)
+    start_seed: int = 0
+    _t: Topology = field(init=False, eq=False, hash=False, repr=False)
+
+    conformance_params: ClassVar[tuple[dict[str, Any], ...]] = (
+        {"map": "small_room"},
+        {"map": "small_room", "rules": "simultaneous"},
+        {"map": "diagonal_blocks", "first_player": 1},
+        {"map": "center_block", "start": "mirror", "start_seed": 3},
+        {"map": "empty_room", "rules": "simultaneous", "start": "mirror", "start_seed": 11},
+    )
+
+    @_t.default
+    def _make_topology(self) -> Topology:
+        t = topology(_resolve_map(self.map))
+        if self.start == "mirror" and not t.mirror_starts:
+            raise ValueError(f"map {t.map.name!r} has no cell pair for mirror starts")
+        return t
+
+    # ---- facts -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Map:
+        """The map."""
+        return self._t.map
+
+    @property
+    def topology(self) -> Topology:
+        """The map's precomputed tables (for heuristics and bots)."""
+        return self._t
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether the simultaneous (AI Challenge) rules are in force."""
+        return self.rules == "simultaneous"
+
+    @property
+    def spec(self) -> GameSpec:
+        """Name and bounds: a game is at most as long as the map has free cells."""
+        outcomes = (-1.0, 0.0, 1.0) if self.simultaneous else (-1.0, 1.0)
+        return GameSpec("tron", 2, self._t.free_cells, True, outcomes)
+
+    def starts(self) -> tuple[int, int]:
+        """The start cells of players 0 and 1 under this game's start rule."""
+        m = self._t.map
+        if self.start == "map":
+            return m.starts
+        c = choice(key(self.start_seed), self._t.mirror_starts)
+        return (c, m.mirror(c))
+
+    # ---- rules -------------------------------------------------------------------------------
+
+    def initial(self) -> State:
+        """Both cycles on their start cells; ``first_player`` to move."""
+        s0, s1 = self.starts()
+        blocked = self._t.map.blocked | 1 << s0 | 1 << s1
+        return State(blocked, s0, s1, self.first_player)
+
+    def to_move(self, state: State) -> int:
+        """The player to move."""
+        return state.to_move
+
+    def legal(self, state: State) -> tuple[int, ...]:
+        """All four directions while the game runs (a move into an obstacle loses)."""
+        return MOVES if state.outcome == RUNNING else ()
+
+    def is_over(self, state: State) -> bool:
+        """Someone crashed (or, simultaneous rules, both did or they collided)."""
+        return state.outcome != RUNNING
+
+    def returns(self, state: State) -> tuple[float, float]:
+        """+1 for the winner, -1 for the loser, zeros for a draw or an unfinished game."""
+        o = state.outcome
+        if o == 0:
+            return (1.0, -1.0)
+        if o == 1:
+            return (-1.0, 1.0)
+        return (0.0, 0.0)
+
+    def step(self, state: State, move: int) -> State:
+        """Play ``move`` (0-3 = U, D, L, R) for the player to move."""
+        if state.outcome != RUNNING:
+            raise IllegalMove("the game is over")
+        if move not in MOVES:
+            raise IllegalMove(f"{move!r} is not a move (moves are 0-3: U, D, L, R)")
+        p = state.to_move
+        blocked = state.blocked
+        if self.rules == "alternating":
+            if p == 0:
+                target = state.head0 + self._t.deltas[move]
+                if blocked >> target & 1:
+                    return State(blocked, -1, state.head1, 1, _NO_MOVE, 1)
+                return State(blocked | 1 << target, target, state.head1, 1)
+            target = state.head1 + self._t.deltas[move]
+            if blocked >> target & 1:
+                return State(blocked, state.head0, -1, 0, _NO_MOVE, 0)
+            return State(blocked | 1 << target, state.head0, target, 0)
+        if state.pending == _NO_MOVE:
+            return State(blocked, state.head0, state.head1, 1 - p, move)
+        m0, m1 = (move, state.pending) if p == 0 else (state.pending, move)
+        t0 = state.head0 + self._t.deltas[m0]
+        t1 = state.head1 + self._t.deltas[m1]
+        crash0 = blocked >> t0 & 1
+        crash1 = blocked >> t1 & 1
+        if t0 == t1 or (crash0 and crash1):
+            return State(blocked, -1, -1, self.first_player, _NO_MOVE, DRAW)
+        if crash0:
+            return State(blocked | 1 << t1, -1, t1, self.first_player, _NO_MOVE, 1)
+        if crash1:
+            return State(blocked | 1 << t0, t0, -1, self.first_player, _NO_MOVE, 0)
+        return State(blocked | 1 << t0 | 1 << t1, t0, t1, self.first_player)
+
+    def observation(self, state: State, player: int) -> State:
+        """What ``player`` may see: the state without the other player's pending move.
+
+        Under simultaneous rules a committed, unresolved move is hidden; the observation is the
+        same board with ``player`` committing first, so a search from it cannot exploit the
+        hidden move. Everything else is public, so other states come back unchanged.
+        """
+        if state.pending == _NO_MOVE:
+            return state
+        return State(state.blocked, state.head0, state.head1, player)
+
+    def safe_moves(self, state: State) -> tuple[int, ...]:
+        """The moves of the player to move whose target cell is free (CS1410 get_safe_actions)."""
+        if state.outcome != RUNNING:
+            return ()
+        head = state.head0 if state.to_move == 0 else state.head1
+        blocked = state.blocked
+        return tuple(m for m, d in enumerate(self._t.deltas) if not blocked >> (head + d) & 1)
+
+    # ---- symmetries --------------------------------------------------------------------------
+
+    @property
+    def symmetries(self) -> tuple[int, ...]:
+        """The grid symmetries that fix the map's obstacles, identity first."""
+        return tuple(range(len(self._t.perms)))
+
+    def transform(self, state: State, sym: int) -> State:
+        """The position rotated or reflected by ``sym``."""
+        if sym == 0:
+            return state
+        t = self._t
+        p = t.perms[sym]
+        blocked = 0
+        bits = state.blocked
+        i = 0
+        while bits:
+            if bits & 1:
+                blocked |= 1 << p[i]
+            bits >>= 1
+            i += 1
+        h0 = p[state.head0] if state.head0 >= 0 else -1
+        h1 = p[state.head1] if state.head1 >= 0 else -1
+        pend = t.dir_maps[sym][state.pending] if state.pending >= 0 else _NO_MOVE
+        return State(blocked, h0, h1, state.to_move, pend, state.outcome)
+
+    def transform_move(self, move: int, sym: int) -> int:
+        """The direction ``move`` is carried to by ``sym``."""
+        return self._t.dir_maps[sym][move]
+
+    def inverse(self, sym: int) -> int:
+        """The inverse symmetry."""
+        return self._t.inverse[sym]
+
+    def canonical(self, state: State) -> tuple[State, int]:
+        """The image with the smallest (blocked, heads, pending) and the first symmetry to it."""
+        return canonical_by(
+            state,
+            self.symmetries,
+            self.transform,
+            lambda s: (s.blocked, s.head0, s.head1, s.pending, s.outcome),
+        )
+
+    # ---- text --------------------------------------------------------------------------------
+
+    def _grid(self, state: State, empty: str) -> list[str]:
+        m = self._t.map
+        rows = []
+        for r in range(m.rows):
+            row = []
+            for c in range(m.cols):
+                i = r * m.cols + c
+                if i == state.head0:
+                    row.append("1")
+                elif i == state.head1:
+                    row.append("2")
+                elif m.walls >> i & 1:
+                    row.append("#")
+                elif state.blocked >> i & 1:
+                    row.append("x")
+                else:
+                    row.append(empty)
+            rows.append("".join(row))
+        return rows
+
+    def encode(self, state: State) -> str:
+        """``ROW/ROW/...;P;M;O``: the board (``#`` wall, ``x`` barrier, ``1`` ``2`` heads, ``.``
+        empty), the player to move (1 or 2), the pending move (``-`` or U/D/L/R) and the outcome
+        (``-`` running, ``1`` or ``2`` the winner, ``=`` a draw)."""
+        pend = "-" if state.pending < 0 else MOVE_NAMES[state.pending]
+        out = (
+            "-"
+            if state.outcome == RUNNING
+            else "="
+            if state.outcome == DRAW
+            else str(state.outcome + 1)
+        )
+        return "/".join(self._grid(state, ".")) + f";{state.to_move + 1};{pend};{out}"
+
+    def decode(self, text: str) -> State:
+        """The position written by ``encode``."""
+        m = self._t.map
+        parts = text.strip().split(";")
+        if len(parts) != 4:
+            raise ParseError(f"{text!r} is not a Tron position: expected BOARD;PLAYER;PENDING;END")
+        board, who, pend, out = parts
+        rows = board.split("/")
+        if len(rows) != m.rows or any(len(r) != m.cols for r in rows):
+            raise ParseError(f"the board is not {m.rows} rows of {m.cols} cells (map {m.name!r})")
+        blocked = 0
+        heads = [-1, -1]
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                i = r * m.cols + c
+                wall = bool(m.walls >> i & 1)
+                if (ch == "#") != wall:
+                    raise ParseError(f"row {r + 1}, column {c + 1}: {ch!r} does not fit the map")
+                if ch == "." and m.barriers >> i & 1:
+                    raise ParseError(f"row {r + 1}, column {c + 1}: the map has a barrier here")
+                if ch in "12":
+                    if heads[int(ch) - 1] >= 0:
+                        raise ParseError(f"two heads of player {ch}")
+                    heads[int(ch) - 1] = i
+                elif ch not in "#x.":
+                    raise ParseError(f"row {r + 1}, column {c + 1}: unknown cell {ch!r}")
+                if ch != ".":
+                    blocked |= 1 << i
+        if who not in ("1", "2"):
+            raise ParseError(f"player to move {who!r} is not 1 or 2")
+        if pend not in ("-", *MOVE_NAMES):
+            raise ParseError(f"pending move {pend!r} is not -, U, D, L or R")
+        outcomes = {"-": RUNNING, "1": 0, "2": 1, "=": DRAW}
+        if out not in outcomes:
+            raise ParseError(f"outcome {out!r} is not -, 1, 2 or =")
+        outcome = outcomes[out]
+        pending = _NO_MOVE if pend == "-" else MOVE_NAMES.index(pend)
+        if outcome == RUNNING and min(heads) < 0:
+            raise ParseError("a running game needs both heads on the board")
+        if pending != _NO_MOVE and (not self.simultaneous or outcome != RUNNING):
+            raise ParseError("a pending move exists only in a running simultaneous game")
+        return State(blocked, heads[0], heads[1], int(who) - 1, pending, outcome)
+
+    def render(self, state: State) -> str:
+        """The board (``#`` wall, ``x`` trail, ``1`` and ``2`` the cycles) and whose turn it is."""
+        lines = self._grid(state, " ")
+        o = state.outcome
+        if o == DRAW:
+            lines.append("draw")
+        elif o != RUNNING:
+            lines.append(f"player {o + 1} won")
+        elif state.pending != _NO_MOVE:
+            lines.append(f"player {state.to_move + 1} to move (the other move is hidden)")
+        else:
+            lines.append(f"player {state.to_move + 1} to move")
+        return "\n".join(lines)
+
+    def parse_move(self, state: State, text: str) -> int:
+        """``U``, ``D``, ``L``, ``R`` (also up/down/left/right, N/S/W/E or an arrow key)."""
+        word = text.strip().upper() if not text.startswith("\x1b") else text.strip()
+        if word not in _MOVE_WORDS:
+            raise ParseError(f"{text!r} is not a move: type U, D, L or R (or an arrow key)")
+        if state.outcome != RUNNING:
+            raise IllegalMove("the game is over")
+        return _MOVE_WORDS[word]
+
+    def format_move(self, move: int) -> str:
+        """``U``, ``D``, ``L`` or ``R``."""
+        return MOVE_NAMES[move]

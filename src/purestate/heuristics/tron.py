@@ -1,0 +1,541 @@
+"""Tron evaluations for search, and the board measures the Tron bots share.
+
+Every evaluation is ``evaluate(game, state) -> float``: player 0's value, strictly inside (-1, 1),
+registered in ``purestate.core.registry._EVALUATIONS`` (use them as ``alphabeta:eval=NAME``):
+
+* ``space``: flood-fill difference (each player's reachable cells), the CS1410 TA-Bot1 stand-in.
+* ``voronoi``: BFS-distance Voronoi territory difference. Under alternating rules a cell both
+  players reach in the same number of moves goes to the player to move; under simultaneous rules
+  it is neutral.
+* ``chamber``: a1k0n's chamber-aware Voronoi (articulation points split each territory into
+  chambers; a player can fill only one branch of side rooms, see ``chamber_value``).
+* ``linear``: a learned linear model over the terms built from ``features`` (weights in
+  ``LINEAR_WEIGHTS``, refit with ``purestate tron fit``; ``linear_evaluation(weights)`` makes an
+  evaluation from other weights).
+
+When the players are separated (no empty cell reachable by both), every evaluation except
+``space`` switches to the endgame fill: each side's longest path through its own region
+(``fill_length``: a depth-first search, wall-hugging moves first, pruned and stopped by the
+checkerboard parity bound, memoised) decides who runs out of room first. The value then sits in
+the decisive band (0.5, 1), so it outranks any estimate of a connected position, and a small
+wall-hugging term breaks ties, so a search fills its area along the walls.
+
+All sets of cells are int bitboards; a BFS advances a whole frontier with a few shifts per layer
+(the maps are enclosed by walls, so a shift never wraps into a free cell).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+from typing import Any
+
+from attrs import frozen
+
+from purestate.core.game import Game
+from purestate.games.tron.rules import RUNNING, State, Topology, Tron
+
+# Value scales: connected estimates stay within +-HALF, decisive endgame values in (HALF, 1).
+HALF = 0.5
+_WIN = 0.999
+
+
+def neighbours_of(bits: int, cols: int) -> int:
+    """The cells next to any cell of ``bits`` (4-neighbourhood, not ``bits`` itself)."""
+    return bits << 1 | bits >> 1 | bits << cols | bits >> cols
+
+
+def flood(free: int, seed: int, cols: int) -> int:
+    """The cells of ``free`` reachable from the cells of ``seed`` (``seed`` itself excluded
+    unless reached again through ``free``)."""
+    region = 0
+    frontier = seed
+    while frontier:
+        frontier = neighbours_of(frontier, cols) & free & ~region
+        region |= frontier
+    return region
+
+
+def free_cells(state: State, t: Topology) -> int:
+    """The empty cells of the position."""
+    return ((1 << t.size) - 1) & ~state.blocked
+
+
+def parity_bound(region: int, head: int, even: int) -> int:
+    """An upper bound on the moves a cycle at ``head`` can make inside ``region``.
+
+    A path alternates colours of the checkerboard, starting with the colour opposite the head's,
+    so with A cells of the head's colour and B of the other it is at most 2·min(A, B) + [B > A].
+    """
+    same = even if even >> head & 1 else ~even
+    a = (region & same).bit_count()
+    b = region.bit_count() - a
+    return 2 * min(a, b) + (1 if b > a else 0)
+
+
+def free_neighbour_count(cell: int, free: int, t: Topology) -> int:
+    """How many of the four neighbours of ``cell`` are in ``free``."""
+    return sum(free >> n & 1 for n in t.neighbours[cell])
+
+
+@frozen
+class Voronoi:
+    """The BFS-distance Voronoi partition of a position.
+
+    Attributes:
+        own0: Cells player 0 reaches strictly first.
+        own1: Cells player 1 reaches strictly first.
+        ties: Cells both reach in the same number of moves.
+        reach0: Every cell player 0 can reach.
+        reach1: Every cell player 1 can reach.
+        distance: BFS distance from head to head through empty cells (0 if unreachable).
+    """
+
+    own0: int
+    own1: int
+    ties: int
+    reach0: int
+    reach1: int
+    distance: int
+
+    @property
+    def separated(self) -> bool:
+        """No empty cell is reachable by both players."""
+        return not self.reach0 & self.reach1
+
+
+def voronoi(state: State, t: Topology) -> Voronoi:
+    """Both BFSes advanced layer by layer together (heads are obstacles except as sources)."""
+    cols = t.cols
+    free = ((1 << t.size) - 1) & ~state.blocked
+    f0 = 1 << state.head0
+    f1 = 1 << state.head1
+    near1 = neighbours_of(f1, cols)
+    avail0 = avail1 = free
+    r0 = r1 = own0 = own1 = ties = 0
+    distance = 1 if near1 & f0 else 0
+    layer = 1
+    while f0 or f1:
+        n0 = neighbours_of(f0, cols) & avail0 if f0 else 0
+        n1 = neighbours_of(f1, cols) & avail1 if f1 else 0
+        new0 = n0 & ~r1
+        new1 = n1 & ~r0
+        tie = new0 & new1
+        own0 |= new0 ^ tie
+        own1 |= new1 ^ tie
+        ties |= tie
+        r0 |= n0
+        r1 |= n1
+        avail0 ^= n0
+        avail1 ^= n1
+        f0, f1 = n0, n1
+        layer += 1
+        if not distance and n0 & near1:
+            distance = layer
+    return Voronoi(own0, own1, ties, r0, r1, distance)
+
+
+def _territories(state: State, v: Voronoi, simultaneous: bool) -> tuple[int, int]:
+    """Each player's Voronoi cells; ties go to the player to move (alternating) or nobody."""
+    if simultaneous:
+        return v.own0, v.own1
+    if state.to_move == 0:
+        return v.own0 | v.ties, v.own1
+    return v.own0, v.own1 | v.ties
+
+
+def edges(cells: int, free: int, cols: int) -> int:
+    """The number of (cell of ``cells``, free neighbour) pairs: a1k0n's E, counted per cell."""
+    return (
+        (cells & free >> 1).bit_count()
+        + (cells & free << 1).bit_count()
+        + (cells & free >> cols).bit_count()
+        + (cells & free << cols).bit_count()
+    )
+
+
+def _terminal(game: Tron, state: State) -> float:
+    r = game.returns(state)[0]
+    return _WIN * r
+
+
+def _tron(game: Game[Any, Any]) -> Tron:
+    if not isinstance(game, Tron):
+        raise TypeError(f"this evaluation is for Tron, not {game.spec.name!r}")
+    return game
+
+
+def endgame_value(game: Tron, state: State, fill0: int, fill1: int, free: int) -> float:
+    """Player 0's value in a separated position where the players can make ``fill0`` and
+    ``fill1`` more moves.
+
+    Alternating: the mover runs out first on equal fills (it crashes on its move number
+    fill + 1, the other on theirs), so the mover needs strictly more. Simultaneous: equal fills
+    draw. The value lies in the decisive band (HALF, 1) (or is near 0 for a draw), with a wall
+    hugging tie-break worth less than one cell.
+    """
+    t = game.topology
+    margin = float(fill0 - fill1)
+    if not game.simultaneous:
+        margin += -0.5 if state.to_move == 0 else 0.5
+    scale = (1.0 - HALF - 0.01) / (t.free_cells + 2)
+    hug = (
+        free_neighbour_count(state.head1, free, t) - free_neighbour_count(state.head0, free, t)
+    ) * (scale / 10.0)
+    if margin == 0:
+        return hug
+    size = min(abs(margin), t.free_cells + 1) * scale
+    return math.copysign(HALF + size, margin) + hug
+
+
+def space(game: Game[Any, Any], state: State) -> float:
+    """Flood-fill difference: each player's reachable empty cells, scaled into (-0.9, 0.9)."""
+    g = _tron(game)
+    if state.outcome != RUNNING:
+        return _terminal(g, state)
+    t = g.topology
+    free = free_cells(state, t)
+    a = flood(free, 1 << state.head0, t.cols).bit_count()
+    b = flood(free, 1 << state.head1, t.cols).bit_count()
+    return 0.9 * (a - b) / (t.free_cells + 1)
+
+
+def _separated(g: Tron, state: State, v: Voronoi, free: int) -> float:
+    t = g.topology
+    f0 = fill_length(v.reach0, state.head0, t)
+    f1 = fill_length(v.reach1, state.head1, t)
+    return endgame_value(g, state, f0, f1, free)
+
+
+def voronoi_eval(game: Game[Any, Any], state: State) -> float:
+    """Voronoi territory difference (ties to the mover under alternating rules), or the endgame
+    fill comparison once the players are separated."""
+    g = _tron(game)
+    if state.outcome != RUNNING:
+        return _terminal(g, state)
+    t = g.topology
+    v = voronoi(state, t)
+    free = free_cells(state, t)
+    if v.separated:
+        return _separated(g, state, v, free)
+    n0, n1 = _territories(state, v, g.simultaneous)
+    return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (t.free_cells + 1)
+
+
+# ---- endgame fill -------------------------------------------------------------------------------
+
+FILL_NODES = 3000
+"""The node budget of one endgame fill search (``fill_length``)."""
+
+
+class _Done(Exception):
+    pass
+
+
+@functools.lru_cache(maxsize=200_000)
+def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> int:
+    """How many moves a lone cycle at ``head`` can make through the cells of ``free``.
+
+    A depth-first search for the longest path, wall-hugging moves first (so its first path is
+    a1k0n's greedy fill), pruned by the parity bound of the cells still reachable, stopped at the
+    parity bound of the whole region or after ``nodes`` nodes. The result is exact when the search
+    finishes or meets the bound, and otherwise the longest path found (a lower bound). Memoised:
+    a search revisits the same lone regions many times.
+    """
+    cols = t.cols
+    nb = t.neighbours
+    even = t.even
+    bound = parity_bound(flood(free, 1 << head, cols), head, even)
+    best = 0
+    count = 0
+
+    def dfs(free: int, head: int, depth: int) -> None:
+        nonlocal best, count
+        count += 1
+        if count > nodes:
+            raise _Done
+        steps = [n for n in nb[head] if free >> n & 1]
+        if not steps:
+            return
+        if len(steps) > 1:
+            steps.sort(key=lambda n: sum(free >> m & 1 for m in nb[n]))
+        for n in steps:
+            rest = free ^ 1 << n
+            if depth + 1 > best:
+                best = depth + 1
+                if best >= bound:
+                    raise _Done
+            if depth + 1 + parity_bound(flood(rest, 1 << n, cols), n, even) <= best:
+                continue
+            dfs(rest, n, depth + 1)
+
+    with contextlib.suppress(_Done):
+        dfs(free, head, 0)
+    return best
+
+
+# ---- chambers -----------------------------------------------------------------------------------
+
+
+def articulation_points(cells: int, root: int, t: Topology) -> int:
+    """The cut vertices of the graph on ``cells`` plus ``root`` (the head), as a bitboard.
+
+    A cell is a cut vertex if removing it disconnects part of ``cells`` from ``root``
+    (Hopcroft–Tarjan low-link DFS, iterative; the root itself is never reported).
+    """
+    nb = t.neighbours
+    allowed = cells | 1 << root
+    disc: dict[int, int] = {root: 0}
+    low: dict[int, int] = {root: 0}
+    cut = 0
+    counter = 1
+    stack: list[tuple[int, int, int]] = [(root, -1, 0)]  # (cell, parent, next neighbour index)
+    while stack:
+        v, parent, i = stack[-1]
+        if i < 4:
+            stack[-1] = (v, parent, i + 1)
+            w = nb[v][i]
+            if not allowed >> w & 1 or w == parent:
+                continue
+            if w in disc:
+                if disc[w] < low[v]:
+                    low[v] = disc[w]
+                continue
+            disc[w] = low[w] = counter
+            counter += 1
+            stack.append((w, v, 0))
+            continue
+        stack.pop()
+        if parent >= 0:
+            if low[v] < low[parent]:
+                low[parent] = low[v]
+            if parent != root and low[v] >= disc[parent]:
+                cut |= 1 << parent
+    return cut
+
+
+def _layer_distance(cell: int, layers: list[int]) -> int:
+    for d, layer in enumerate(layers):
+        if layer >> cell & 1:
+            return d + 1
+    return len(layers) + 1
+
+
+def chamber_value(region: int, head: int, mine: int, enemy: int, t: Topology) -> int:
+    """a1k0n's chamber tree value: the cells of ``mine`` a cycle at ``head`` can claim.
+
+    The cells the cycle can reach (``region``) are cut at their articulation points into
+    chambers. From the head's chamber a cycle can claim the chamber's cells of its own territory
+    ``mine`` and then go on into one child chamber through a cut vertex, not into all of them: it
+    cannot come back. A child chamber at the battlefront (holding ``enemy`` cells) is worth the
+    steps to reach it plus its own value, the rest of the current chamber being given up. The
+    value of a chamber is the best of these choices. Cut vertices come from the walls and trails
+    (not from the Voronoi boundary, which moves every turn).
+    """
+    cols = t.cols
+    cuts = articulation_points(region, head, t)
+    open_cells = region & ~cuts
+    # BFS layers from the head inside the region, for the steps to a battlefront
+    layers: list[int] = []
+    seen = 0
+    frontier = 1 << head
+    while frontier:
+        frontier = neighbours_of(frontier, cols) & region & ~seen
+        if frontier:
+            layers.append(frontier)
+        seen |= frontier
+    visited = 0
+
+    def explore(start: int, entry: int) -> tuple[int, bool]:
+        """(value, battlefront) of the chamber entered through the cells ``start`` from a cell
+        at distance ``entry`` from the head."""
+        nonlocal visited
+        start &= ~visited
+        chamber = start & open_cells
+        if chamber:
+            chamber |= flood(open_cells & ~visited, chamber, cols)
+        visited |= chamber
+        front = bool(chamber & enemy)
+        children = (neighbours_of(chamber, cols) | start) & cuts & ~visited
+        best_calm = 0
+        best_front = 0
+        while children:
+            low_bit = children & -children
+            children ^= low_bit
+            if visited & low_bit:
+                continue
+            visited |= low_bit
+            steps = _layer_distance(low_bit.bit_length() - 1, layers)
+            value, child_front = explore(neighbours_of(low_bit, cols) & region, steps)
+            if mine & low_bit:
+                value += 1
+            if child_front or enemy & low_bit:
+                # walk to the cut vertex, giving up the rest of this chamber
+                best_front = max(best_front, max(0, steps - entry - 1) + value)
+            else:
+                best_calm = max(best_calm, value)
+        own = (chamber & mine).bit_count()
+        return max(own + best_calm, best_front), front or best_front > 0
+
+    return explore(neighbours_of(1 << head, cols) & region, 0)[0]
+
+
+def _chamber_counts(state: State, v: Voronoi, simultaneous: bool, t: Topology) -> tuple[int, int]:
+    terr0, terr1 = _territories(state, v, simultaneous)
+    c0 = chamber_value(v.reach0, state.head0, terr0, terr1, t)
+    c1 = chamber_value(v.reach1, state.head1, terr1, terr0, t)
+    return c0, c1
+
+
+def chamber_eval(game: Game[Any, Any], state: State) -> float:
+    """Chamber-aware Voronoi difference, or the endgame fill once the players are separated."""
+    g = _tron(game)
+    if state.outcome != RUNNING:
+        return _terminal(g, state)
+    t = g.topology
+    v = voronoi(state, t)
+    if v.separated:
+        return _separated(g, state, v, free_cells(state, t))
+    c0, c1 = _chamber_counts(state, v, g.simultaneous, t)
+    return HALF * 0.98 * (c0 - c1) / (t.free_cells + 1)
+
+
+# ---- features and the learned linear evaluation -------------------------------------------------
+
+FEATURES: tuple[str, ...] = (
+    "voronoi_dn",
+    "voronoi_de",
+    "chamber_dn",
+    "separated",
+    "fill_d",
+    "head_distance",
+    "mover",
+)
+
+
+def features(game: Game[Any, Any], state: State) -> tuple[float, ...]:
+    """The learned model's inputs (``FEATURES``), from player 0's side, cell counts divided by
+    the map's free cells: Voronoi ΔN, Voronoi ΔE (E/4, on the scale of N), chamber ΔN, separated
+    (0/1), Δ fill bound (parity), head distance (BFS; the free-cell count when separated), and
+    the mover (+1 player 0, -1 player 1, 0 under simultaneous rules)."""
+    g = _tron(game)
+    return _features(g, state, voronoi(state, g.topology))
+
+
+def _features(g: Tron, state: State, v: Voronoi) -> tuple[float, ...]:
+    t = g.topology
+    scale = 1.0 / (t.free_cells + 1)
+    free = free_cells(state, t)
+    n0, n1 = _territories(state, v, g.simultaneous)
+    de = (edges(n0, free, t.cols) - edges(n1, free, t.cols)) / 4.0
+    c0, c1 = _chamber_counts(state, v, g.simultaneous, t)
+    fill0 = parity_bound(v.reach0, state.head0, t.even)
+    fill1 = parity_bound(v.reach1, state.head1, t.even)
+    mover = 0.0 if g.simultaneous else 1.0 if state.to_move == 0 else -1.0
+    distance = v.distance if v.distance else t.free_cells
+    return (
+        (n0.bit_count() - n1.bit_count()) * scale,
+        de * scale,
+        (c0 - c1) * scale,
+        1.0 if v.separated else 0.0,
+        (fill0 - fill1) * scale,
+        distance * scale,
+        mover,
+    )
+
+
+TERMS: tuple[str, ...] = (
+    "voronoi_dn",
+    "voronoi_de",
+    "chamber_dn",
+    "fill_d",
+    "separated_fill_d",
+    "near_voronoi_dn",
+    "mover",
+)
+"""The linear model's terms, built from the features by ``terms``. Each changes sign when the
+players swap roles, so the model values a position for player 1 as minus its value for player 0
+(a symmetric feature such as the head distance enters only through a product)."""
+
+
+def terms(x: tuple[float, ...]) -> tuple[float, ...]:
+    """The model's terms from the features (``FEATURES`` order): ΔN, ΔE, chamber ΔN, Δfill,
+    separated·Δfill, ΔN·closeness (closeness = 1 / (1 + head distance in cells)), mover."""
+    dn, de, cn, sep, fill, dist, mover = x
+    return (dn, de, cn, fill, sep * fill, dn / (1.0 + 10.0 * dist), mover)
+
+
+# Fitted by ``purestate tron fit positions.jsonl --terms
+# voronoi_dn,chamber_dn,near_voronoi_dn,mover`` on ``purestate tron dataset --games 40 --seed 7``
+# (28,947 positions from 480 games; see docs/agents/tron_bots.md): bias first, then one weight per
+# TERMS name. The edge and fill terms are left out: fitted, they made a worse player.
+LINEAR_WEIGHTS: tuple[float, ...] = (
+    0.0000,
+    -0.8347,
+    0.0000,
+    2.1502,
+    0.0000,
+    0.0000,
+    0.5956,
+    -0.0519,
+)
+
+
+def linear_value(weights: tuple[float, ...], x: tuple[float, ...]) -> float:
+    """The model's raw prediction from the features: bias + Σ wᵢ·termᵢ."""
+    return weights[0] + sum(w * f for w, f in zip(weights[1:], terms(x), strict=True))
+
+
+def linear_evaluation(weights: tuple[float, ...]) -> Any:
+    """An evaluation using the linear model with ``weights`` (bias first, then ``TERMS``).
+
+    Connected positions: HALF·tanh(prediction). Separated positions: the endgame fill (exact
+    knowledge beats a regression there).
+    """
+    if len(weights) != len(TERMS) + 1:
+        raise ValueError(f"linear weights need {len(TERMS) + 1} numbers (bias + {TERMS})")
+
+    def evaluate(game: Game[Any, Any], state: State) -> float:
+        g = _tron(game)
+        if state.outcome != RUNNING:
+            return _terminal(g, state)
+        t = g.topology
+        v = voronoi(state, t)
+        if v.separated:
+            return _separated(g, state, v, free_cells(state, t))
+        x = _features(g, state, v)
+        return HALF * 0.98 * math.tanh(linear_value(weights, x))
+
+    return evaluate
+
+
+linear = linear_evaluation(LINEAR_WEIGHTS)
+"""The learned evaluation with the shipped ``LINEAR_WEIGHTS``."""
+
+
+# ---- moves for bots -----------------------------------------------------------------------------
+
+
+def room_after(state: State, player: int, move: int, t: Topology) -> tuple[int, int, int]:
+    """After ``player`` moves: (cells reachable from the new head, parity fill bound, free
+    neighbours of the new head); all zero if the move crashes."""
+    head = state.head0 if player == 0 else state.head1
+    dest = head + t.deltas[move]
+    free = ((1 << t.size) - 1) & ~state.blocked
+    if not free >> dest & 1:
+        return (0, 0, 0)
+    free ^= 1 << dest
+    region = flood(free, 1 << dest, t.cols)
+    return (
+        region.bit_count(),
+        parity_bound(region, dest, t.even),
+        free_neighbour_count(dest, free, t),
+    )
+
+
+def separated(game: Tron, state: State) -> bool:
+    """Whether no empty cell is reachable by both players."""
+    t = game.topology
+    free = free_cells(state, t)
+    return not flood(free, 1 << state.head0, t.cols) & flood(free, 1 << state.head1, t.cols)
