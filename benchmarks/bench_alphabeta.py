@@ -60,22 +60,27 @@ def main() -> None:
         ("tictactoe", {}, "tic_tac_toe", {}),
     ]
     if "dots_and_boxes" in purestate.games():
-        cases.append(("dots_and_boxes", {}, "dots_and_boxes", {}))
+        # win/loss returns like OpenSpiel's default, then margins like utility_margin=true
+        cases.append(("dots_and_boxes", {"margin": False}, "dots_and_boxes", {}))
+        cases.append(
+            ("dots_and_boxes", {"margin": True}, "dots_and_boxes", {"utility_margin": True})
+        )
     else:
         print("dots_and_boxes is not registered on this branch: skipped")
     print(
-        f"{'game':16} {'ours cold':>10} {'ours':>10} {'value':>6} {'pyspiel':>10} {'value':>6} "
+        f"{'game':26} {'ours cold':>10} {'ours':>10} {'value':>6} {'pyspiel':>10} {'value':>6} "
         f"{'ratio':>7} {'cold ratio':>10}"
     )
     for name, params, peer_name, peer_params in cases:
+        label = name + "".join(f":{k}={v}" for k, v in params.items())
         cold, med, value = ours(name, params, args.reps)
         other = peer(peer_name, peer_params, max(1, args.reps if name == "tictactoe" else 3))
         if other is None:
-            print(f"{name:16} {cold:10.4f} {med:10.4f} {value:6.1f}   (pyspiel not installed)")
+            print(f"{label:26} {cold:10.4f} {med:10.4f} {value:6.1f}   (pyspiel not installed)")
             continue
         pmed, pvalue = other
         print(
-            f"{name:16} {cold:10.4f} {med:10.4f} {value:6.1f} {pmed:10.4f} {pvalue:6.1f} "
+            f"{label:26} {cold:10.4f} {med:10.4f} {value:6.1f} {pmed:10.4f} {pvalue:6.1f} "
             f"{pmed / med:6.1f}x {pmed / cold:9.2f}x"
         )
 

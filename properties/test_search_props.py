@@ -6,11 +6,14 @@ import functools
 from typing import Any
 
 from hypothesis import given
+from hypothesis import strategies as st
 
 import purestate
 from purestate.agents.alphabeta import search
 from purestate.agents.mcts import MCTS, Tree, unit_reward
+from purestate.agents.seedbot import SeedBot
 from purestate.core.keys import Key
+from purestate.experiments.tournament import elo
 
 from .strategies import keys as key_strategy
 from .strategies import states
@@ -97,3 +100,28 @@ def test_mcts_does_not_change_the_table_it_is_given(state: Any, key: Key) -> Non
 
 def _snapshot(node: Any) -> tuple[Any, ...]:
     return (node.move, node.n, node.w, node.proven, tuple(_snapshot(c) for c in node.children))
+
+
+@given(states(TTT, max_plies=7), key_strategy())
+def test_seedbot_does_not_change_the_table_it_is_given(state: Any, key: Key) -> None:
+    if TTT.is_over(state):
+        return
+    bot = SeedBot(simulations=40)
+    first = bot.act(TTT, Tree(), TTT.initial(), key).table
+    snapshot = _snapshot(first.root)
+    d = bot.act(TTT, first, state, key)
+    assert _snapshot(first.root) == snapshot
+    assert d.move in TTT.legal(state)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=1, max_size=40))
+def test_elo_orders_two_players_by_score(scores: list[float]) -> None:
+    ratings = elo(2, [(0, 1, s) for s in scores])
+    total = sum(scores)
+    half = len(scores) / 2
+    if total > half:
+        assert ratings[0] > ratings[1]
+    elif total < half:
+        assert ratings[0] < ratings[1]
+    else:
+        assert abs(ratings[0] - ratings[1]) < 1e-6
