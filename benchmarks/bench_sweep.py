@@ -46,9 +46,16 @@ def main() -> None:
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None, silence_logs=40,
     ) as cluster:  # fmt: skip
-        dask, res = timed(DaskExecutor(cluster.scheduler_address), chunks)
-    assert [r.outcomes for r in res] == [r.outcomes for r in base]
-    print(f"Dask, 2 workers: {dask:.1f} s wall, speed-up {one / dask:.2f}× (target ≥ 1.6×)")
+        ex = DaskExecutor(cluster.scheduler_address)
+        cold, res = timed(ex, chunks)
+        assert [r.outcomes for r in res] == [r.outcomes for r in base]
+        # a cluster's workers are long-lived: the second sweep finds them with purestate imported
+        warm, res = timed(ex, chunks)
+        assert [r.outcomes for r in res] == [r.outcomes for r in base]
+    print(
+        f"Dask, 2 workers: {cold:.1f} s wall on fresh workers ({one / cold:.2f}×), "
+        f"{warm:.1f} s on warm workers ({one / warm:.2f}×) (target ≥ 1.6×)"
+    )
 
 
 if __name__ == "__main__":

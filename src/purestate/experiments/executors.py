@@ -15,6 +15,7 @@ no files, clock or environment.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -77,6 +78,9 @@ class LocalExecutor:
         batches = [items[i : i + size] for i in range(0, total, size)]
         results: list[list[R] | None] = [None] * len(batches)
         context = multiprocessing.get_context(self.start_method)
+        # forked workers inherit this process's objects; freezing them keeps the workers' garbage
+        # collector from walking (and copying on write) everything the parent holds
+        gc.freeze()
         done = 0
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
             pending: dict[Future[list[R]], int] = {
