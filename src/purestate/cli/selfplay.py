@@ -135,7 +135,7 @@ def selfplay_command(
             w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
             if ep.resigned == me:
                 resigned += 1
-            log.write(json.dumps(game_record(g, step.index, seed, ep, me)) + "\n")
+            log.write(json.dumps(game_record(step.index, seed, ep, me)) + "\n")
             last = step
             played = step.index + 1
             if checkpoint and (played - start) % checkpoint == 0:

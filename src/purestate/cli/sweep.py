@@ -100,8 +100,8 @@ def _write_chunk(out: Path, res: ChunkResult) -> None:
     game = run.make_game()
     learner, opp = run.agents()
     with (d / "games.jsonl").open("a", encoding="utf-8") as log:
-        for r in res.records:
-            log.write(json.dumps(r) + "\n")
+        for g in res.logs:
+            log.write(json.dumps(g.record(run.seed, run.seat)) + "\n")
     played = res.start + len(res.outcomes)
     if run.learning()[1 - run.seat] and not run.shared:
         save_table(d / "opponent_table.json", game, opp, res.tables[1 - run.seat], 1 - run.seat,

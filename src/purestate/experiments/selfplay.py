@@ -97,16 +97,36 @@ class Selfplay:
         )
 
 
-def game_record(game: Game[Any, Any], index: int, seed: int, ep: Episode, seat: int) -> Any:
+@frozen
+class GameLog:
+    """What games.jsonl keeps of a game, as a small value (cheap to ship between processes)."""
+
+    index: int
+    moves: tuple[Any, ...]
+    returns: tuple[float, float]
+    resigned: int | None
+
+    @classmethod
+    def of(cls, index: int, ep: Episode) -> GameLog:
+        """The log of an episode."""
+        return cls(index, ep.moves, ep.returns, ep.resigned)
+
+    def record(self, seed: int, seat: int) -> dict[str, Any]:
+        """One line of games.jsonl, from ``seat``'s side: enough to replay the game exactly."""
+        r = self.returns[seat]
+        return {
+            "index": self.index,
+            "seed": seed,
+            "moves": list(self.moves),
+            "returns": list(self.returns),
+            "resigned": self.resigned,
+            "result": "win" if r > 0 else "loss" if r < 0 else "draw",
+        }
+
+
+def game_record(index: int, seed: int, ep: Episode, seat: int) -> dict[str, Any]:
     """One line of games.jsonl: enough to replay the game exactly."""
-    return {
-        "index": index,
-        "seed": seed,
-        "moves": list(ep.moves),
-        "returns": list(ep.returns),
-        "resigned": ep.resigned,
-        "result": ("win", "draw", "loss")[1 - ep.outcome(seat)],
-    }
+    return GameLog.of(index, ep).record(seed, seat)
 
 
 def refused(ep: Episode, seat: int) -> bool:

@@ -2,7 +2,7 @@
 
 A sweep is a list of ``Selfplay`` runs (every agent setting of a grid × every seed). Each run is
 played in *chunks* of games: ``play_chunk`` is a pure function from (run, first game, tables) to
-the chunk's outcomes, game records and the tables after it, so an executor can ship it to any
+the chunk's outcomes, game logs and the tables after it, so an executor can ship it to any
 process or machine, and the shell can write a checkpoint after each chunk. Because game ``i`` of a
 run always uses ``fold_in(key(seed), i)``, a run played in one chunk or in twenty, on one worker or
 on a cluster, gives the same games and the same table.
@@ -24,7 +24,7 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.spec import SpecError, parse_spec
-from purestate.experiments.selfplay import Selfplay, game_record, refused
+from purestate.experiments.selfplay import GameLog, Selfplay, refused
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
@@ -101,7 +101,7 @@ class ChunkResult:
         start: The first game's number.
         outcomes: The learner's outcome per game (+1 / 0 / -1).
         resigned: How many games the learner resigned.
-        records: One games.jsonl record per game.
+        logs: What games.jsonl keeps of each game.
         tables: Both seats' tables after the last game.
         refused: True if the learner refused to play (MENACE's empty first box): the run is over.
     """
@@ -110,7 +110,7 @@ class ChunkResult:
     start: int
     outcomes: tuple[int, ...]
     resigned: int
-    records: tuple[Any, ...]
+    logs: tuple[GameLog, ...]
     tables: tuple[Any, Any]
     refused: bool
 
@@ -122,19 +122,19 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     tables = chunk.tables if chunk.tables is not None else run.initial_tables(game)
     seat = run.seat
     outcomes: list[int] = []
-    records: list[Any] = []
+    logs: list[GameLog] = []
     resigned = 0
     stop = False
     for step in islice(run.run(game, tables, chunk.start), chunk.games):
         ep = step.episode
         outcomes.append(ep.outcome(seat))
         resigned += ep.resigned == seat
-        records.append(game_record(game, step.index, run.seed, ep, seat))
+        logs.append(GameLog.of(step.index, ep))
         tables = step.tables
         if refused(ep, seat):
             stop = True
             break
-    return ChunkResult(run, chunk.start, tuple(outcomes), resigned, tuple(records), tables, stop)
+    return ChunkResult(run, chunk.start, tuple(outcomes), resigned, tuple(logs), tables, stop)
 
 
 # two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond
