@@ -38,10 +38,14 @@ def main() -> None:
     assert [r.outcomes for r in res] == [r.outcomes for r in base]
     print(f"2 jobs: {two:.1f} s wall, speed-up {one / two:.2f}× (target ≥ 1.8×)")
     try:
+        import dask
         from distributed import LocalCluster
     except ImportError:
         print("Dask: not installed (pip install 'purestate[dask]')")
         return
+    # the workers' statistical profiler samples every 10 ms and competes for the GIL with
+    # CPU-bound pure-Python tasks; a cluster run for experiments like these does not need it
+    dask.config.set({"distributed.worker.profile.enabled": False})
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None, silence_logs=40,
