@@ -118,9 +118,26 @@ def search(
     evals = 0
     limited = False  # the first iteration runs without budget checks
 
+    def child_value(child: Any, d: int, alpha: float, beta: float, p: int) -> tuple[float, bool]:
+        # The value for player p of the position p's move led to, searched d - 1 plies below
+        # it, and whether it is proven. The sign flips only when the turn passes: in dots and
+        # boxes or after an Xtreme bonus the same player moves again.
+        nonlocal count, evals
+        if is_over(child):
+            return returns(child)[p], True
+        if d <= 1:
+            count += 1
+            evals += 1
+            v = evaluate_fn(game, child)
+            return (-v if p else v), False
+        if to_move(child) == p:
+            return node(child, d - 1, alpha, beta)
+        v, r = node(child, d - 1, -beta, -alpha)
+        return -v, r
+
     def node(s: Any, d: int, alpha: float, beta: float) -> tuple[float, bool]:
         # Value of the non-terminal state s for its mover, searched d plies deep (d >= 1).
-        nonlocal count, evals
+        nonlocal count
         count += 1
         if limited:
             if limit and count > limit:
@@ -146,23 +163,8 @@ def search(
         a = alpha
         resolved = True
         for m in moves:
-            child = step(s, m)
-            if is_over(child):
-                v = returns(child)[p]
-            elif d <= 1:
-                count += 1
-                evals += 1
-                v = evaluate_fn(game, child)
-                if p:
-                    v = -v
-                resolved = False
-            elif to_move(child) == p:
-                v, r = node(child, d - 1, a, beta)
-                resolved = resolved and r
-            else:
-                v, r = node(child, d - 1, -beta, -a)
-                v = -v
-                resolved = resolved and r
+            v, r = child_value(step(s, m), d, a, beta, p)
+            resolved = resolved and r
             if v > best:
                 best = v
                 best_move = m
@@ -178,7 +180,7 @@ def search(
     p0 = to_move(state)
 
     def root(d: int, order: tuple[Any, ...]) -> tuple[float, Any, tuple[Any, ...], bool]:
-        nonlocal count, evals
+        nonlocal count
         count += 1
         best = -_INF
         best_move = order[0]
@@ -189,22 +191,8 @@ def search(
             # With ties wanted, later moves are searched just below the best so far, so a move
             # that equals it comes back exact instead of failing low.
             a = best - _TIE if ties else best
-            if is_over(child):
-                v = returns(child)[p0]
-            elif d <= 1:
-                count += 1
-                evals += 1
-                v = evaluate_fn(game, child)
-                if p0:
-                    v = -v
-                resolved = False
-            elif to_move(child) == p0:
-                v, r = node(child, d - 1, a, _INF)
-                resolved = resolved and r
-            else:
-                v, r = node(child, d - 1, -_INF, -a)
-                v = -v
-                resolved = resolved and r
+            v, r = child_value(child, d, a, _INF, p0)
+            resolved = resolved and r
             found.append((m, v))
             if v > best:
                 best = v
