@@ -201,6 +201,20 @@ def space(game: Game[Any, Any], state: State) -> float:
     return 0.9 * (a - b) / (t.free_cells + 1)
 
 
+def _connected(game: Game[Any, Any], state: State) -> tuple[Tron, Voronoi | None, float]:
+    """The game, the Voronoi split of a running connected position, and 0.0; or, when the game is
+    over or the players are separated, the game, None and the position's known value (the result,
+    or both players' best fills compared)."""
+    g = _tron(game)
+    if state.outcome != RUNNING:
+        return g, None, _terminal(g, state)
+    t = g.topology
+    v = voronoi(state, t)
+    if v.separated:
+        return g, None, _separated(g, state, v, free_cells(state, t))
+    return g, v, 0.0
+
+
 def _separated(g: Tron, state: State, v: Voronoi, free: int) -> float:
     t = g.topology
     f0 = fill_length(v.reach0, state.head0, t)
@@ -211,16 +225,11 @@ def _separated(g: Tron, state: State, v: Voronoi, free: int) -> float:
 def voronoi_eval(game: Game[Any, Any], state: State) -> float:
     """Voronoi territory difference (ties to the mover under alternating rules), or the endgame
     fill comparison once the players are separated."""
-    g = _tron(game)
-    if state.outcome != RUNNING:
-        return _terminal(g, state)
-    t = g.topology
-    v = voronoi(state, t)
-    free = free_cells(state, t)
-    if v.separated:
-        return _separated(g, state, v, free)
+    g, v, known = _connected(game, state)
+    if v is None:
+        return known
     n0, n1 = _territories(state, v, g.simultaneous)
-    return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (t.free_cells + 1)
+    return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (g.topology.free_cells + 1)
 
 
 # ---- endgame fill -------------------------------------------------------------------------------
@@ -390,15 +399,11 @@ def _chamber_counts(state: State, v: Voronoi, simultaneous: bool, t: Topology) -
 
 def chamber_eval(game: Game[Any, Any], state: State) -> float:
     """Chamber-aware Voronoi difference, or the endgame fill once the players are separated."""
-    g = _tron(game)
-    if state.outcome != RUNNING:
-        return _terminal(g, state)
-    t = g.topology
-    v = voronoi(state, t)
-    if v.separated:
-        return _separated(g, state, v, free_cells(state, t))
-    c0, c1 = _chamber_counts(state, v, g.simultaneous, t)
-    return HALF * 0.98 * (c0 - c1) / (t.free_cells + 1)
+    g, v, known = _connected(game, state)
+    if v is None:
+        return known
+    c0, c1 = _chamber_counts(state, v, g.simultaneous, g.topology)
+    return HALF * 0.98 * (c0 - c1) / (g.topology.free_cells + 1)
 
 
 # ---- features and the learned linear evaluation -------------------------------------------------
@@ -497,13 +502,9 @@ def linear_evaluation(weights: tuple[float, ...]) -> Any:
         raise ValueError(f"linear weights need {len(TERMS) + 1} numbers (bias + {TERMS})")
 
     def evaluate(game: Game[Any, Any], state: State) -> float:
-        g = _tron(game)
-        if state.outcome != RUNNING:
-            return _terminal(g, state)
-        t = g.topology
-        v = voronoi(state, t)
-        if v.separated:
-            return _separated(g, state, v, free_cells(state, t))
+        g, v, known = _connected(game, state)
+        if v is None:
+            return known
         x = _features(g, state, v)
         return HALF * 0.98 * math.tanh(linear_value(weights, x))
 
