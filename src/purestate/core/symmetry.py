@@ -88,15 +88,19 @@ class PermutationGroup:
 
     def apply_bits(self, g: int, board: int) -> int:
         """The image of a bitboard (bit i set = something on cell i)."""
-        p = self.perms[g]
-        out = 0
-        i = 0
-        while board:
-            if board & 1:
-                out |= 1 << p[i]
-            board >>= 1
-            i += 1
-        return out
+        return permute_bits(self.perms[g], board)
+
+
+def permute_bits(perm: Perm, bits: int) -> int:
+    """The image of a bitboard under a permutation: bit ``i`` moves to bit ``perm[i]``."""
+    out = 0
+    i = 0
+    while bits:
+        if bits & 1:
+            out |= 1 << perm[i]
+        bits >>= 1
+        i += 1
+    return out
 
 
 def grid_group(rows: int, cols: int) -> PermutationGroup:

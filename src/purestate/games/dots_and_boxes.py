@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
-from purestate.core.symmetry import PermutationGroup
+from purestate.core.symmetry import PermutationGroup, permute_bits
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
@@ -140,15 +140,7 @@ class Board:
 
     def box_image(self, g: int, boxes: int) -> int:
         """A box mask under symmetry g."""
-        perm = self.box_perms[g]
-        out = 0
-        b = 0
-        while boxes:
-            if boxes & 1:
-                out |= 1 << perm[b]
-            boxes >>= 1
-            b += 1
-        return out
+        return permute_bits(self.box_perms[g], boxes)
 
 
 def _image_bits(perm: tuple[int, ...], byte: int, offset: int) -> int:
