@@ -10,7 +10,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
-from purestate.io.files import FileFormatError
 from purestate.io.solutions import load_or_solve
 from purestate.io.tables import load_table
 from purestate.solve.analysis import analyze_table
@@ -30,10 +29,7 @@ def analyze_command(
     a = agent_from(agent)
     if not callable(getattr(a, "greedy", None)):
         raise UserError(f"agent {a.spec!r} has no greedy policy to analyse")
-    try:
-        loaded = load_table(table, g, a)
-    except FileFormatError as e:
-        raise UserError(str(e)) from None
+    loaded = load_table(table, g, a)
     with console.status("solving the game (cached after the first time)"):
         try:
             solution = load_or_solve(g)

@@ -19,6 +19,7 @@ from purestate.agents.timing import with_clock
 from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
+from purestate.io.files import FileFormatError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -49,7 +50,7 @@ def friendly(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except (UserError, SpecError, ParseError, IllegalMove) as e:
+        except (UserError, SpecError, ParseError, IllegalMove, FileFormatError) as e:
             fail(str(e))
         except KeyboardInterrupt:
             error("interrupted")

@@ -11,7 +11,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    UserError,
     agent_from,
     console,
     err_console,
@@ -22,7 +21,6 @@ from purestate.cli.common import (
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.experiments.evaluate import seat_games
-from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table
 
 SEATS = ("first", "second")
@@ -61,10 +59,7 @@ def evaluate_command(
     tables: dict[int, Any] = {}
     seats = [0, 1]
     if table is not None:
-        try:
-            loaded = load_table(table, g, subject)
-        except FileFormatError as e:
-            raise UserError(str(e)) from None
+        loaded = load_table(table, g, subject)
         supports = getattr(subject, "supports_seat", None)
         seats = [s for s in (0, 1) if supports is None or supports(loaded.table, s)]
         tables = dict.fromkeys(seats, loaded.table)

@@ -11,7 +11,6 @@ from purestate.agents.menace import Menace, MenaceTable, matchboxes
 from purestate.cli import app
 from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
 from purestate.cli.selfplay import Seat
-from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table
 
 menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
@@ -53,10 +52,7 @@ def boxes_command(
     if not isinstance(m, Menace):
         raise UserError(f"{agent!r} is not a MENACE spec")
     if table is not None:
-        try:
-            t: MenaceTable = load_table(table, g, m).table
-        except FileFormatError as e:
-            raise UserError(str(e)) from None
+        t: MenaceTable = load_table(table, g, m).table
     else:
         t = m.initial_table(g, 0 if seat is Seat.first else 1)
     generated = {b.key: b.stage for b in matchboxes(g, t.seat, m.include_forced, m.dedupe)}

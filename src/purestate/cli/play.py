@@ -24,7 +24,6 @@ from purestate.cli.selfplay import Seat
 from purestate.core.episode import Episode, resign_returns
 from purestate.core.game import IllegalMove, ParseError
 from purestate.core.keys import fold_in, key
-from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table, save_table
 
 _QUIT = {"q", "quit", "exit"}
@@ -81,10 +80,7 @@ def play_command(
     human = 0 if seat is Seat.first else 1
     games_done = 0
     if table is not None:
-        try:
-            loaded = load_table(table, g, bot)
-        except FileFormatError as e:
-            raise UserError(str(e)) from None
+        loaded = load_table(table, g, bot)
         supports = getattr(bot, "supports_seat", None)
         if supports is not None and not supports(loaded.table, 1 - human):
             raise UserError(f"{table}: this table plays the other seat; try --seat {seat.value}")

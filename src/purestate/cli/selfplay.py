@@ -13,7 +13,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    UserError,
     console,
     err_console,
     friendly,
@@ -34,29 +33,24 @@ class Seat(StrEnum):
     second = "second"
 
 
-def _load_tables(run: Selfplay, game: Any, resume: Path) -> tuple[tuple[Any, Any], int]:
-    """Tables and the next game number from a saved run (table.json and, beside it, the
-    opponent's table when the opponent learns too)."""
+def load_run_tables(run: Selfplay, game: Any, path: Path) -> tuple[tuple[Any, Any], int]:
+    """Both seats' tables and the next game number of a saved run: ``path`` (the learner's
+    table.json) and, beside it, ``opponent_table.json`` when the opponent learns too.
+
+    Raises:
+        FileFormatError: a file that is not this run's.
+    """
     learner, opp = run.agents()
-    try:
-        mine = load_table(resume, game, learner)
-    except FileFormatError as e:
-        raise UserError(str(e)) from None
-    if mine.seat != run.seat and not run.shared:
-        raise UserError(
-            f"{resume}: a table for the {Seat(('first', 'second')[mine.seat]).value} player"
-        )
-    tables: list[Any] = list(run.initial_tables(game))
+    mine = load_table(path, game, learner)
     if run.shared:
         return (mine.table, mine.table), mine.games
+    if mine.seat != run.seat:
+        raise FileFormatError(f"{path}: a table for the {('first', 'second')[mine.seat]} player")
+    tables: list[Any] = list(run.initial_tables(game))
     tables[run.seat] = mine.table
-    if run.learning()[1 - run.seat]:
-        other = resume.with_name("opponent_table.json")
-        if other.exists():
-            try:
-                tables[1 - run.seat] = load_table(other, game, opp).table
-            except FileFormatError as e:
-                raise UserError(str(e)) from None
+    other = path.with_name("opponent_table.json")
+    if run.learning()[1 - run.seat] and other.exists():
+        tables[1 - run.seat] = load_table(other, game, opp).table
     return (tables[0], tables[1]), mine.games
 
 
@@ -95,7 +89,7 @@ def selfplay_command(
     start = 0
     tables = run.initial_tables(g)
     if resume is not None:
-        tables, start = _load_tables(run, g, resume)
+        tables, start = load_run_tables(run, g, resume)
     out_dir = out if out is not None else new_run_dir(Path("runs"), "selfplay")
     out_dir.mkdir(parents=True, exist_ok=True)
     same_dir = resume is not None and out_dir.resolve() == resume.parent.resolve()

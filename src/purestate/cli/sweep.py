@@ -34,7 +34,7 @@ from purestate.cli.common import (
     friendly,
     print_json,
 )
-from purestate.cli.selfplay import Seat
+from purestate.cli.selfplay import Seat, load_run_tables
 from purestate.core.spec import SpecError
 from purestate.experiments.executors import executor
 from purestate.experiments.selfplay import Selfplay, summarize
@@ -49,7 +49,7 @@ from purestate.experiments.sweep import (
 )
 from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, write_atomic, write_json
-from purestate.io.tables import load_table, save_table
+from purestate.io.tables import save_table
 
 
 def _run_dir(out: Path, run: Selfplay) -> Path:
@@ -68,29 +68,19 @@ def _restore(out: Path, run: Selfplay) -> tuple[int, Any, list[int], int]:
     table_path = d / "table.json"
     if not table_path.exists():
         return 0, None, [], 0
-    game = run.make_game()
-    learner, opp = run.agents()
     try:
-        mine = load_table(table_path, game, learner)
-        tables = list(run.initial_tables(game))
-        if run.shared:
-            tables = [mine.table, mine.table]
-        else:
-            tables[run.seat] = mine.table
-            other = d / "opponent_table.json"
-            if run.learning()[1 - run.seat]:
-                tables[1 - run.seat] = load_table(other, game, opp).table
+        tables, played = load_run_tables(run, run.make_game(), table_path)
     except FileFormatError as e:
         raise UserError(f"cannot continue the sweep: {e}") from None
-    lines = _read_lines(d / "games.jsonl", mine.games)
-    if len(lines) != mine.games:
+    lines = _read_lines(d / "games.jsonl", played)
+    if len(lines) != played:
         raise UserError(f"{d / 'games.jsonl'}: fewer games than the checkpoint says; remove {d}")
     # cut the log back to the checkpoint: games after it are played again, identically
     write_atomic(d / "games.jsonl", "".join(line + "\n" for line in lines))
     records = [json.loads(line) for line in lines]
     outcomes = [{"win": 1, "draw": 0, "loss": -1}[r["result"]] for r in records]
     resigned = sum(1 for r in records if r["resigned"] == run.seat)
-    return mine.games, (tables[0], tables[1]), outcomes, resigned
+    return played, tables, outcomes, resigned
 
 
 def _write_chunk(out: Path, res: ChunkResult) -> None:
@@ -166,10 +156,7 @@ def sweep_command(
                 "game": game, "games": games, "seat": seat.value, "block": block}  # fmt: skip
     mpath = out / "sweep.json"
     if mpath.exists():
-        try:
-            old = read_json(mpath)
-        except FileFormatError as e:
-            raise UserError(str(e)) from None
+        old = read_json(mpath)
         if old != manifest:
             raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
     else:

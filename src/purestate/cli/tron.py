@@ -37,7 +37,7 @@ from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, TERMS
-from purestate.io.files import FileFormatError, write_atomic
+from purestate.io.files import write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
 from purestate.io.tron import read_weights, save_picture, write_weights
 
@@ -66,10 +66,7 @@ def _map(name: str) -> str | Map:
 def _weights(path: Path | None) -> tuple[float, ...] | None:
     if path is None:
         return None
-    try:
-        return read_weights(path)
-    except FileFormatError as e:
-        raise UserError(str(e)) from None
+    return read_weights(path)
 
 
 def _check_bots(setup: series.Setup) -> None:
@@ -207,11 +204,8 @@ def run_command(
         if not no_image and not as_json:
             _show_game(game, states, delay)
         if save is not None:
-            try:
-                title = f"{setup.bots[0]} (1) vs {setup.bots[1]} (2)"
-                save_picture(save, game, states, title)
-            except FileFormatError as e:
-                raise UserError(str(e)) from None
+            title = f"{setup.bots[0]} (1) vs {setup.bots[1]} (2)"
+            save_picture(save, game, states, title)
     if as_json:
         print_json(
             {
