@@ -37,7 +37,7 @@ from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, TERMS
-from purestate.io.files import write_atomic
+from purestate.io.files import read_text, write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
 from purestate.io.tron import read_weights, save_picture, write_weights
 
@@ -332,12 +332,7 @@ def dataset_command(
 
 
 def _read_records(path: Path) -> list[dict[str, Any]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"{path}: cannot read it ({e.__class__.__name__})") from None
+    text = read_text(path)
     records = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():

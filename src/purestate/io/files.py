@@ -50,19 +50,28 @@ def write_json(path: Path, data: Any) -> None:
     write_atomic(path, json.dumps(data, indent=1) + "\n")
 
 
+def read_text(path: Path) -> str:
+    """Read a UTF-8 text file.
+
+    Raises:
+        FileFormatError: if it is missing or unreadable.
+    """
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileFormatError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise FileFormatError(f"{path}: cannot read it ({e.__class__.__name__})") from None
+
+
 def read_json(path: Path) -> Any:
     """Read a JSON file.
 
     Raises:
         FileFormatError: if it is missing, unreadable or not JSON.
     """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise FileFormatError(f"{path}: cannot read it ({e.__class__.__name__})") from None
+    text = read_text(path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -42,7 +42,7 @@ from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.keys import choice, key
-from purestate.core.symmetry import canonical_by, grid_group
+from purestate.core.symmetry import canonical_by, grid_group, permute_bits
 from purestate.games.tron.maps import Map
 
 U, D, L, R = 0, 1, 2, 3
@@ -339,14 +339,7 @@ class Tron:
             return state
         t = self._t
         p = t.perms[sym]
-        blocked = 0
-        bits = state.blocked
-        i = 0
-        while bits:
-            if bits & 1:
-                blocked |= 1 << p[i]
-            bits >>= 1
-            i += 1
+        blocked = permute_bits(p, state.blocked)
         h0 = p[state.head0] if state.head0 >= 0 else -1
         h1 = p[state.head1] if state.head1 >= 0 else -1
         pend = t.dir_maps[sym][state.pending] if state.pending >= 0 else _NO_MOVE
