@@ -9,7 +9,7 @@ import pytest
 import purestate
 from purestate.core.game import IllegalMove, ParseError, play_moves
 from purestate.solve import solve
-from purestate.solve.counts import census, count_games
+from purestate.solve.counts import census, count_games, reachable
 
 GAME = purestate.make("tictactoe")
 X_WIN, DRAW, O_WIN = 1.0, 0.0, -1.0
@@ -21,6 +21,16 @@ def test_reachable_positions_and_canonical_positions() -> None:
     assert c.canonical_positions == 765
     assert list(c.by_depth.values()) == [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]
     assert list(c.canonical_by_depth.values()) == [1, 3, 12, 38, 108, 174, 204, 153, 57, 15]
+
+
+def test_canonical_is_the_smallest_text_image_everywhere() -> None:
+    # canonical() ranks images by an int that must order them exactly as their encode() texts
+    # (saved MENACE and Q tables are keyed by these representatives)
+    for s in reachable(GAME):
+        images = [(GAME.encode(GAME.transform(s, g)), g) for g in GAME.symmetries]
+        text, g = min(images)
+        assert GAME.canonical(s) == (GAME.transform(s, g), g)
+        assert GAME.encode(GAME.canonical(s)[0]) == text
 
 
 def test_terminal_positions_by_result() -> None:

@@ -51,7 +51,7 @@ from pyrsistent import PMap, pmap
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode, play
 from purestate.core.game import Game, ParseError
-from purestate.core.keys import Key, bits, choice, fold_in
+from purestate.core.keys import Key, bits, choice, fold_bits, fold_in
 from purestate.core.spec import SpecError, build, format_spec
 
 Values = tuple[float, ...]
@@ -350,7 +350,7 @@ class _TD:
             ply = 0
             while not is_over(s):
                 options = legal(s)
-                x = bits(fold_in(gkey, ply))
+                x = fold_bits(gkey, ply)
                 pick = x & 0xFFFFFFFF
                 if (x >> 32) < threshold:
                     m = options[(pick * len(options)) >> 32]
@@ -756,33 +756,38 @@ def _qlearning_selfplay(
 
     alpha, gamma, negamax = agent.alpha, agent.gamma, agent.bootstrap == "negamax"
     g0, g1 = table.games
-    root = game.initial()
+    root_state = game.initial()
+    root = position(root_state)
     for gi_ in range(start, start + games):
         if len(p_state) > _POSITION_CACHE_LIMIT:
             pos_id.clear()
             for lst in (p_state, p_legal, p_over, p_mover, p_phi, p_row, p_slot, p_back, p_child):
                 lst.clear()
+            root = position(root_state)
         gkey = fold_in(key, gi_)
         eps = agent.epsilon_at(max(g0, g1))
         threshold = eps * 4294967296.0 if eps > 0.0 else -1.0
-        here = position(root)
+        here = root
         path = [here]
         picks: list[int] = []  # legal position of each move
         ply = 0
         while not p_over[here]:
-            n_moves = len(p_legal[here])
-            x = bits(fold_in(gkey, ply))
+            x = fold_bits(gkey, ply)
             pick = x & 0xFFFFFFFF
             if (x >> 32) < threshold:
-                j = (pick * n_moves) >> 32
+                j = (pick * len(p_legal[here])) >> 32
             else:
                 row = rows[p_row[here]]
                 if row is None:
-                    j = (pick * n_moves) >> 32
+                    j = (pick * len(p_legal[here])) >> 32
                 else:
                     top = max(row)
-                    best = [k for k, v in enumerate(row) if v == top]
-                    k = best[0] if len(best) == 1 else best[(pick * len(best)) >> 32]
+                    # a unique best is the common case: find it without building a list
+                    if row.count(top) == 1:
+                        k = row.index(top)
+                    else:
+                        best = [k for k, v in enumerate(row) if v == top]
+                        k = best[(pick * len(best)) >> 32]
                     j = p_back[here][k]
             nxt = p_child[here][j]
             if nxt < 0:

@@ -44,9 +44,34 @@ def key(seed: int) -> Key:
     return Key(_mix(_mix(seed & _MASK) ^ 0x5EED))
 
 
+# fold_in's inner mix of small data (plies, simulations, seats) is a table look-up: the same
+# values, one mix fewer per derived key in the learners' hot loops
+_SMALL = 4096
+_FOLD = tuple(_mix(i ^ 0xF01D) for i in range(_SMALL))
+
+
 def fold_in(k: Key, data: int) -> Key:
     """Derive the child key number ``data`` of ``k`` (for game i, ply i, simulation i, ...)."""
+    if 0 <= data < _SMALL:
+        return Key(_mix(k ^ _FOLD[data]))
     return Key(_mix(k ^ _mix((data & _MASK) ^ 0xF01D)))
+
+
+def fold_bits(k: Key, data: int) -> int:
+    """``bits(fold_in(k, data))`` in one call: 64 random bits for step ``data`` of a loop.
+
+    The two mixes are written out here because this is the per-ply draw of the fused learning
+    loops; ``tests/test_keys.py`` checks it equals the composition.
+    """
+    z = k ^ (_FOLD[data] if 0 <= data < _SMALL else _mix((data & _MASK) ^ 0xF01D))
+    z = (z + _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = (z ^ (z >> 31)) ^ 0xB175
+    z = (z + _GOLDEN) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
 
 
 def split(k: Key, n: int = 2) -> tuple[Key, ...]:

@@ -23,6 +23,12 @@ LINE_MASKS: tuple[int, ...] = tuple(sum(1 << c for c in line) for line in _LINES
 FULL = (1 << 9) - 1
 GROUP = grid_group(3, 3)
 SYMMETRIES: tuple[int, ...] = GROUP.indices
+# The order of ``encode`` texts as ints: '.' < 'O' < 'X' per cell, cell 0 most significant, so a
+# base-3 number with digits 0/1/2. canonical() compares these instead of building strings.
+_X3 = tuple(sum(2 * 3 ** (8 - i) for i in range(9) if b >> i & 1) for b in range(512))
+_O3 = tuple(sum(3 ** (8 - i) for i in range(9) if b >> i & 1) for b in range(512))
+# each symmetry's image of every 9-bit board, so transform() is two look-ups
+_IMAGE = tuple(tuple(GROUP.apply_bits(g, b) for b in range(512)) for g in SYMMETRIES)
 MARKS = ("X", "O")
 
 
@@ -184,12 +190,8 @@ class TicTacToe:
         """The board rotated or reflected by ``sym``."""
         node = _NODES.get(state) or _node(state)
         if node.images is None:
-            node.images = tuple(
-                _interned(
-                    State(GROUP.apply_bits(g, state.x), GROUP.apply_bits(g, state.o), state.to_move)
-                )
-                for g in SYMMETRIES
-            )
+            x, o, p = state.x, state.o, state.to_move
+            node.images = tuple(_interned(State(img[x], img[o], p)) for img in _IMAGE)
         return node.images[sym]
 
     def transform_move(self, move: int, sym: int) -> int:
@@ -204,8 +206,9 @@ class TicTacToe:
         """The image whose text key is smallest, and the first symmetry that gives it."""
         node = _NODES.get(state) or _node(state)
         if node.canonical is None:
-            best_g = min(SYMMETRIES, key=lambda g: (self.encode(self.transform(state, g)), g))
-            node.canonical = (self.transform(state, best_g), best_g)
+            images = [self.transform(state, g) for g in SYMMETRIES]
+            best_g = min(SYMMETRIES, key=lambda g: (_X3[images[g].x] + _O3[images[g].o], g))
+            node.canonical = (images[best_g], best_g)
         return node.canonical
 
     def encode(self, state: State) -> str:
