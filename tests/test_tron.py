@@ -325,6 +325,31 @@ def test_chamber_counts_only_one_branch_of_side_rooms() -> None:
     assert H.fill_length(region, s.head0, t) == 3
 
 
+def test_a_battlefront_chamber_costs_the_walk_not_the_room() -> None:
+    # the head's room (12 open cells after the cut at its door) leads through a door and a
+    # corridor (7 cells) to the opponent: filling the room and then fighting is impossible, so
+    # the tree takes the room alone (12), not room + corridor (19, the value with no opponent)
+    g, s = _state("#########\n#   1   #\n#       #\n####### #\n#2      #\n#########\n")
+    t = g.topology
+    enemy = 1 << g.board.cell(4, 2)
+    region = H.free_cells(s, t) & ~enemy
+    assert H.chamber_value(region, s.head0, region, enemy, t) == 12
+    assert H.chamber_value(region, s.head0, region, 0, t) == 19
+
+
+def test_chamber_scores_cells_and_edges() -> None:
+    # one chamber of 5 cells (no cut vertex: the head closes a cycle); counted by hand, the
+    # cells have 2, 2, 1, 3, 2 free neighbours (the head is not free): E = 10
+    g, s = _state("#######\n#1  #2#\n#   ###\n#######\n")
+    t = g.topology
+    free = H.free_cells(s, t)
+    region = H.flood(free, 1 << s.head0, t.cols)
+    assert region.bit_count() == 5
+    assert H.edges(region, free, t.cols) == 10
+    assert H.chamber_value(region, s.head0, region, 0, t) == 5
+    assert H.chamber_value(region, s.head0, region, 0, t, 0.5, free) == 5 + 0.5 * 10
+
+
 def test_fill_length_is_exact_on_small_rooms() -> None:
     g = tron(map="small_room")
     s = g.initial()
