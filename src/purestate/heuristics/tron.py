@@ -511,17 +511,17 @@ def terms(x: tuple[float, ...]) -> tuple[float, ...]:
 
 # Fitted by ``purestate tron fit positions.jsonl --terms
 # voronoi_dn,chamber_dn,near_voronoi_dn,mover`` on ``purestate tron dataset --games 40 --seed 7``
-# (28,947 positions from 480 games; see docs/agents/tron_bots.md): bias first, then one weight per
+# (28,855 positions from 480 games; see docs/agents/tron_bots.md): bias first, then one weight per
 # TERMS name. The edge and fill terms are left out: fitted, they made a worse player.
 LINEAR_WEIGHTS: tuple[float, ...] = (
     0.0000,
-    -0.8347,
+    -0.2605,
     0.0000,
-    2.1502,
+    1.8840,
     0.0000,
     0.0000,
-    0.5956,
-    -0.0519,
+    0.1077,
+    -0.0573,
 )
 
 
