@@ -30,7 +30,7 @@ from purestate.core.learning import wilson
 from purestate.experiments import tron as series
 from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.rules import RUNNING, State, Tron
-from purestate.heuristics.tron import HALF, voronoi_eval
+from purestate.heuristics.tron import HALF, chamber_eval, linear, voronoi_eval
 
 MAPS = ("empty_room", "center_block", "diagonal_blocks")
 AB4 = "alphabeta:depth=4,eval=voronoi"
@@ -172,12 +172,25 @@ def speed(per_map: int) -> dict[str, float]:
           f"{plain_eval * 1e6:8.1f} us, ratio {plain_eval / ours_eval:5.1f}x")  # fmt: skip
     print(f"  depth-4 move: bitboard {ours_move * 1e3:8.2f} ms, plain BFS "
           f"{plain_move * 1e3:8.2f} ms, ratio {plain_move / ours_move:5.1f}x (median)")  # fmt: skip
+    # what the stronger evaluations cost on the same positions
+    others = {"chamber": chamber_eval, "linear": linear}
+    other_eval = {k: _median_cpu(ev, items, 5) for k, ev in others.items()}
+    other_move = {
+        k: _median_cpu(lambda g, s, ev=ev: search(g, s, 4, ev), items, 1)
+        for k, ev in others.items()
+    }
+    for k in others:
+        print(f"  {k:8} evaluation {other_eval[k] * 1e6:8.1f} us "
+              f"({other_eval[k] / ours_eval:4.1f}x Voronoi), depth-4 move "
+              f"{other_move[k] * 1e3:8.2f} ms ({other_move[k] / ours_move:4.1f}x)")  # fmt: skip
     print("  peer: OpenSpiel has no Tron; no peer to time")
     return {
         "eval_us": ours_eval * 1e6,
         "plain_eval_us": plain_eval * 1e6,
         "move_ms": ours_move * 1e3,
         "plain_move_ms": plain_move * 1e3,
+        **{f"{k}_eval_us": v * 1e6 for k, v in other_eval.items()},
+        **{f"{k}_move_ms": v * 1e3 for k, v in other_move.items()},
     }
 
 

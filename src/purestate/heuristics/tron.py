@@ -296,32 +296,42 @@ def articulation_points(cells: int, root: int, t: Topology) -> int:
     """
     nb = t.neighbours
     allowed = cells | 1 << root
-    disc: dict[int, int] = {root: 0}
-    low: dict[int, int] = {root: 0}
+    # discovery numbers from 1 (0: not yet seen), indexed by cell: lists beat dicts here
+    disc = [0] * t.size
+    low = [0] * t.size
+    parent = [-1] * t.size
+    disc[root] = low[root] = 1
+    counter = 2
     cut = 0
-    counter = 1
-    stack: list[tuple[int, int, int]] = [(root, -1, 0)]  # (cell, parent, next neighbour index)
-    while stack:
-        v, parent, i = stack[-1]
-        if i < 4:
-            stack[-1] = (v, parent, i + 1)
-            w = nb[v][i]
-            if not allowed >> w & 1 or w == parent:
+    path = [root]
+    pending = [iter(nb[root])]
+    push, pop = path.append, path.pop
+    push_it, pop_it = pending.append, pending.pop
+    while path:
+        v = path[-1]
+        up = parent[v]
+        for w in pending[-1]:
+            if not allowed >> w & 1 or w == up:
                 continue
-            if w in disc:
-                if disc[w] < low[v]:
-                    low[v] = disc[w]
+            d = disc[w]
+            if d:
+                if d < low[v]:
+                    low[v] = d
                 continue
             disc[w] = low[w] = counter
             counter += 1
-            stack.append((w, v, 0))
-            continue
-        stack.pop()
-        if parent >= 0:
-            if low[v] < low[parent]:
-                low[parent] = low[v]
-            if parent != root and low[v] >= disc[parent]:
-                cut |= 1 << parent
+            parent[w] = v
+            push(w)
+            push_it(iter(nb[w]))
+            break
+        else:
+            pop()
+            pop_it()
+            if up >= 0:
+                if low[v] < low[up]:
+                    low[up] = low[v]
+                if up != root and low[v] >= disc[up]:
+                    cut |= 1 << up
     return cut
 
 
