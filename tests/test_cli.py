@@ -51,6 +51,38 @@ def test_selfplay_resume_continues_the_same_games(tmp_path: Path) -> None:
     assert a["boxes"] == b["boxes"] and b["games"] == 80
 
 
+def test_selfplay_qlearning_self_logs_the_train_fold(tmp_path: Path) -> None:
+    # the shell plays Q-learning self-play through the fused loop, in stretches cut at every
+    # checkpoint: the log and table must be the library's generic fold, game for game
+    import itertools
+
+    import purestate
+    from purestate.io.tables import load_table
+
+    out = tmp_path / "q"
+    code, text = run(
+        "selfplay", "--agent", "qlearning", "--opponent", "self", "--games", "250",
+        "--checkpoint", "100", "--seed", "4", "--out", str(out), "--no-plot", "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    game = purestate.make("tictactoe")
+    agent = purestate.agent("qlearning")
+    t0 = agent.initial_table(game, 0)
+    steps = list(
+        itertools.islice(
+            purestate.train(
+                game, (agent, agent), (t0, t0), purestate.key(4), learning=(True, True), shared=True
+            ),
+            250,
+        )
+    )
+    logged = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert [r["moves"] for r in logged] == [list(s.episode.moves) for s in steps]
+    assert [r["index"] for r in logged] == list(range(250))
+    saved = load_table(out / "table.json", game, agent)
+    assert saved.games == 250 and saved.table == steps[-1].tables[0]
+
+
 def test_selfplay_menace_against_itself(tmp_path: Path) -> None:
     out = tmp_path / "self"
     code, text = run(

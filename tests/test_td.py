@@ -374,6 +374,12 @@ def test_fused_selfplay_is_the_same_fold_as_train(spec: str, game: str) -> None:
     # resuming: 30 then 30 more is the same as 60
     half = agent.selfplay(g, agent.initial_table(g, 0), key(5), 30)
     assert agent.selfplay(g, half, key(5), 30, start=30) == slow
+    # the games it reports are the fold's games
+    t0 = agent.initial_table(g, 0)
+    steps = train(g, (agent, agent), (t0, t0), key(5), learning=(True, True), shared=True)
+    table, played = agent.selfplay_games(g, t0, key(5), 60)
+    assert table == slow
+    assert played == tuple(step.episode for step in itertools.islice(steps, 60))
 
 
 def test_sarsa_has_no_seed_preset() -> None:

@@ -309,14 +309,34 @@ class _TD:
         it), run as one loop on a local dict instead of one persistent map per move: the fast
         path for long training runs and the benchmark.
         """
+        return self._selfplay(game, table, key, games, start, None)
+
+    def selfplay_games(
+        self, game: Game[Any, Any], table: QTable, key: Key, games: int, start: int = 0
+    ) -> tuple[QTable, tuple[Episode, ...]]:
+        """``selfplay``, and the games it played (what ``purestate selfplay`` logs)."""
+        played: list[Episode] = []
+        return self._selfplay(game, table, key, games, start, played), tuple(played)
+
+    def _selfplay(
+        self,
+        game: Game[Any, Any],
+        table: QTable,
+        key: Key,
+        games: int,
+        start: int,
+        played: list[Episode] | None,
+    ) -> QTable:
         if self.preset == "seed" or games <= 0:
             t = table
             for i in range(start, start + games):
                 ep = _play_self(self, game, t, fold_in(key, i))
                 t = self.learn(game, self.learn(game, t, ep, 0), ep, 1)
+                if played is not None:
+                    played.append(ep)
             return t
         if isinstance(self, QLearning):
-            return _qlearning_selfplay(self, game, table, key, games, start)
+            return _qlearning_selfplay(self, game, table, key, games, start, played)
         keying = _keying_for(self, game)
         keys_seen: dict[Any, tuple[Any, int]] = {}
 
@@ -372,6 +392,8 @@ class _TD:
                 states.append(s)
                 ply += 1
             ep = Episode(tuple(states), tuple(moves), tuple(movers), game.returns(s))
+            if played is not None:
+                played.append(ep)
             if moves:
                 self._update(game, work, ep, 0)
                 self._update(game, work, ep, 1)
@@ -690,7 +712,13 @@ _POSITION_CACHE_LIMIT = 1 << 20  # positions remembered by the fused loop before
 
 
 def _qlearning_selfplay(
-    agent: QLearning, game: Game[Any, Any], table: QTable, key: Key, games: int, start: int
+    agent: QLearning,
+    game: Game[Any, Any],
+    table: QTable,
+    key: Key,
+    games: int,
+    start: int,
+    played: list[Episode] | None = None,
 ) -> QTable:
     """``QLearning.selfplay`` on small ints: every position met is numbered once, with its legal
     moves, its table row and the move maps through the symmetry, so the loop never hashes a
@@ -715,6 +743,7 @@ def _qlearning_selfplay(
     p_over: list[bool] = []
     p_mover: list[int] = []
     p_phi: list[float] = []
+    p_returns: list[tuple[float, float]] = []
     p_row: list[int] = []
     p_slot: list[tuple[int, ...]] = []  # legal position -> index in the row
     p_back: list[tuple[int, ...]] = []  # index in the row -> legal position
@@ -734,12 +763,15 @@ def _qlearning_selfplay(
         p_child.append([-1] * len(moves))
         if over:
             p_mover.append(0)
-            p_phi.append(game.returns(s)[0])
+            returns = game.returns(s)
+            p_returns.append(returns)
+            p_phi.append(returns[0])
             p_row.append(-1)
             p_slot.append(())
             p_back.append(())
             return i
         p_mover.append(to_move(s))
+        p_returns.append((0.0, 0.0))  # not over: never read
         p_phi.append(score(s)[0] if score is not None else 0.0)
         rep, g = keying.key(s)
         r = row_id.get(rep)
@@ -761,7 +793,18 @@ def _qlearning_selfplay(
     for gi_ in range(start, start + games):
         if len(p_state) > _POSITION_CACHE_LIMIT:
             pos_id.clear()
-            for lst in (p_state, p_legal, p_over, p_mover, p_phi, p_row, p_slot, p_back, p_child):
+            for lst in (
+                p_state,
+                p_legal,
+                p_over,
+                p_mover,
+                p_phi,
+                p_returns,
+                p_row,
+                p_slot,
+                p_back,
+                p_child,
+            ):
                 lst.clear()
             root = position(root_state)
         gkey = fold_in(key, gi_)
@@ -797,10 +840,19 @@ def _qlearning_selfplay(
             here = nxt
             ply += 1
         n = len(picks)
+        movers = [p_mover[q] for q in path[:-1]]
+        if played is not None:
+            played.append(
+                Episode(
+                    tuple([p_state[q] for q in path]),
+                    tuple([p_legal[path[t]][picks[t]] for t in range(n)]),
+                    tuple(movers),
+                    p_returns[here],
+                )
+            )
         if n == 0:
             continue
         phi = [p_phi[q] for q in path]
-        movers = [p_mover[q] for q in path[:-1]]
         for seat in (0, 1):
             sign = 1.0 if seat == 0 else -1.0
             if negamax:

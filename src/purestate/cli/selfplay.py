@@ -20,7 +20,7 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.core.learning import cumulative_incentive, wilson
-from purestate.experiments.selfplay import SELF, Selfplay, game_record, refused, summarize
+from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
 from purestate.io import plots
 from purestate.io.files import FileFormatError, write_atomic, write_json
 from purestate.io.tables import load_table, save_table
@@ -52,6 +52,10 @@ def load_run_tables(run: Selfplay, game: Any, path: Path) -> tuple[tuple[Any, An
     if run.learning()[1 - run.seat] and other.exists():
         tables[1 - run.seat] = load_table(other, game, opp).table
     return (tables[0], tables[1]), mine.games
+
+
+# games per stretch between progress updates: long enough for a fused loop to pay off
+_STRETCH = 5000
 
 
 @app.command("selfplay")
@@ -103,7 +107,6 @@ def selfplay_command(
     outcomes: list[int] = []
     resigned = refusals = 0
     first_refusal: int | None = None
-    last = None
 
     def save(step_tables: tuple[Any, Any], played: int) -> None:
         save_table(out_dir / "table.json", g, learner, step_tables[me], me, played)
@@ -120,30 +123,33 @@ def selfplay_command(
         disable=as_json,
     )
     w = d = losses = 0
+    played = start
+    end = start + games
     with log_path.open(log_mode, encoding="utf-8") as log, progress:
         task = progress.add_task("games", total=games, w=0, d=0, l=0)
-        for step in run.run(g, tables, start):
-            ep = step.episode
-            o = ep.outcome(me)
-            outcomes.append(o)
-            w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
-            if ep.resigned == me:
-                resigned += 1
-            log.write(json.dumps(game_record(step.index, seed, ep, me)) + "\n")
-            last = step
-            played = step.index + 1
-            if checkpoint and (played - start) % checkpoint == 0:
-                log.flush()
-                save(step.tables, played)
-            progress.update(task, advance=1, w=w, d=d, l=losses)
-            if refused(ep, me):
+        while played < end:
+            # a stretch ends at each checkpoint and lasts at most _STRETCH games (progress)
+            size = min(end - played, _STRETCH)
+            if checkpoint:
+                size = min(size, checkpoint - (played - start) % checkpoint)
+            stretch = run.play(g, tables, played, size)
+            tables = stretch.tables
+            for i, ep in enumerate(stretch.episodes):
+                o = ep.outcome(me)
+                outcomes.append(o)
+                w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
+                resigned += ep.resigned == me
+                log.write(json.dumps(game_record(played + i, seed, ep, me)) + "\n")
+            played += len(stretch.episodes)
+            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
+            if stretch.refused:
                 refusals += 1
-                first_refusal = step.index + 1
+                first_refusal = played
                 break  # an empty first box: MENACE refuses to play, as in Scroggs' version
-            if len(outcomes) >= games:
-                break
-    assert last is not None
-    save(last.tables, last.index + 1)
+            if checkpoint and (played - start) % checkpoint == 0 and played < end:
+                log.flush()
+                save(tables, played)
+    save(tables, played)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block, start)
     summary["agent_spec"] = learner.spec
     summary["opponent_spec"] = opp.spec if opponent != SELF else SELF

@@ -1,14 +1,16 @@
 """A self-play training run as a value: what to train, against what, and its summary.
 
 ``Selfplay`` names the game, the learner, the opponent, the learner's seat and the seed. It builds
-the agents and tables and hands out the lazy ``train`` fold; the shell decides how many games to
-take, shows progress and writes files. ``summarize`` turns the outcomes into the figures a user
-reads (W/D/L per block, resignations, Scroggs' cumulative bead change).
+the agents and tables and hands out the lazy ``train`` fold, or plays a stretch of it with
+``play`` (through a learner's fused self-play loop when it has one); the shell decides how many
+games to take, shows progress and writes files. ``summarize`` turns the outcomes into the
+figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead change).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from attrs import frozen
@@ -95,6 +97,47 @@ class Selfplay:
             shared=self.shared,
             start=start,
         )
+
+    def play(
+        self, game: Game[Any, Any], tables: tuple[Any, Any], start: int, games: int
+    ) -> Stretch:
+        """Games ``start`` .. ``start + games - 1`` of the run from ``tables``.
+
+        The same games and tables as that stretch of ``run``; a learner playing itself on one
+        table through its fused loop (``selfplay_games``, as ``qlearning`` and ``sarsa`` have)
+        plays them several times faster. Stops early after a game the learner refused to play
+        (MENACE's empty first box).
+        """
+        learner = self.agents()[0]
+        fused = getattr(learner, "selfplay_games", None) if self.shared else None
+        if fused is not None:
+            table, played = fused(game, tables[0], key(self.seed), games, start)
+            return Stretch(start, played, (table, table), False)
+        episodes: list[Episode] = []
+        for step in islice(self.run(game, tables, start), games):
+            episodes.append(step.episode)
+            tables = step.tables
+            if refused(step.episode, self.seat):
+                return Stretch(start, tuple(episodes), tables, True)
+        return Stretch(start, tuple(episodes), tables, False)
+
+
+@frozen
+class Stretch:
+    """Consecutive games of a training run.
+
+    Attributes:
+        start: The first game's number.
+        episodes: The games.
+        tables: Both seats' tables after the last game.
+        refused: The learner refused to play the last game (MENACE's empty first box): the run is
+            over.
+    """
+
+    start: int
+    episodes: tuple[Episode, ...]
+    tables: tuple[Any, Any]
+    refused: bool
 
 
 @frozen

@@ -18,13 +18,12 @@ import math
 import re
 import statistics
 from collections.abc import Sequence
-from itertools import islice
 from typing import Any
 
 from attrs import frozen
 
 from purestate.core.spec import SpecError, parse_spec
-from purestate.experiments.selfplay import GameLog, Selfplay, refused
+from purestate.experiments.selfplay import GameLog, Selfplay
 
 
 def parse_seeds(text: str) -> tuple[int, ...]:
@@ -120,21 +119,17 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     run = chunk.run
     game = run.make_game()
     tables = chunk.tables if chunk.tables is not None else run.initial_tables(game)
+    played = run.play(game, tables, chunk.start, chunk.games)
     seat = run.seat
-    outcomes: list[int] = []
-    logs: list[GameLog] = []
-    resigned = 0
-    stop = False
-    for step in islice(run.run(game, tables, chunk.start), chunk.games):
-        ep = step.episode
-        outcomes.append(ep.outcome(seat))
-        resigned += ep.resigned == seat
-        logs.append(GameLog.of(step.index, ep))
-        tables = step.tables
-        if refused(ep, seat):
-            stop = True
-            break
-    return ChunkResult(run, chunk.start, tuple(outcomes), resigned, tuple(logs), tables, stop)
+    return ChunkResult(
+        run,
+        chunk.start,
+        tuple(ep.outcome(seat) for ep in played.episodes),
+        sum(ep.resigned == seat for ep in played.episodes),
+        tuple(GameLog.of(chunk.start + i, ep) for i, ep in enumerate(played.episodes)),
+        played.tables,
+        played.refused,
+    )
 
 
 # two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; 1.96 beyond
