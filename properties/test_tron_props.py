@@ -116,3 +116,29 @@ def test_mirror_starts_for_any_seed(seed: int) -> None:
     assert s.head1 == m.mirror(s.head0) != s.head0
     assert not m.blocked >> s.head0 & 1 and not m.blocked >> s.head1 & 1
     assert s.head0 != m.cell(m.rows // 2, m.cols // 2)
+
+
+@given(keys(), st.sampled_from(["empty_room", "center_block", "diagonal_blocks", "small_room"]))
+def test_articulation_points_are_the_cells_that_cut(k: int, name: str) -> None:
+    # against the definition: a cell is a cut vertex iff removing it leaves some cell of the
+    # root's component unreachable from the root
+    from purestate.core.keys import bits, fold_in
+
+    g = purestate.make("tron", map=name)
+    assert isinstance(g, Tron)
+    t = g.topology
+    free = H.free_cells(g.initial(), t)
+    cells = free & bits(fold_in(k, 0)) & bits(fold_in(k, 1)) | free & bits(fold_in(k, 2))
+    cells_list = [c for c in range(t.size) if cells >> c & 1]
+    if not cells_list:
+        return
+    root = cells_list[bits(fold_in(k, 3)) % len(cells_list)]
+    cells &= ~(1 << root)
+    component = H.flood(cells, 1 << root, t.cols)
+    cuts = H.articulation_points(component, root, t)
+    for c in range(t.size):
+        if not component >> c & 1:
+            assert not cuts >> c & 1
+            continue
+        rest = component & ~(1 << c)
+        assert bool(cuts >> c & 1) == (H.flood(rest, 1 << root, t.cols) != rest)

@@ -81,6 +81,41 @@ def test_selfplay_qlearning_self_logs_the_train_fold(tmp_path: Path) -> None:
     assert [r["index"] for r in logged] == list(range(250))
     saved = load_table(out / "table.json", game, agent)
     assert saved.games == 250 and saved.table == steps[-1].tables[0]
+    # and a run resumed from its checkpoint goes on with the same games
+    first, rest = tmp_path / "first", tmp_path / "rest"
+    base = ["selfplay", "--agent", "qlearning", "--opponent", "self", "--seed", "4", "--no-plot"]
+    assert run(*base, "--games", "100", "--out", str(first))[0] == 0
+    code, text = run(
+        *base, "--games", "150", "--out", str(rest), "--resume", str(first / "table.json")
+    )
+    assert code == 0, text
+    split = (first / "games.jsonl").read_text().splitlines()
+    split += (rest / "games.jsonl").read_text().splitlines()
+    assert split == (out / "games.jsonl").read_text().splitlines()
+    assert load_table(rest / "table.json", game, agent).table == saved.table
+
+
+def test_selfplay_stops_where_menace_refuses_to_play(tmp_path: Path) -> None:
+    # MENACE playing second against the perfect player empties its first box: the shell stops
+    # at that game, as the library fold says, and saves the table after it
+    from purestate.experiments.selfplay import Selfplay, refused
+
+    out = tmp_path / "m"
+    code, text = run(
+        "selfplay", "--opponent", "perfect", "--seat", "second", "--games", "400", "--seed", "0",
+        "--out", str(out), "--no-plot", "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    summary = json.loads(text)
+    sp = Selfplay("tictactoe", "menace", "perfect", 1, 0)
+    game = sp.make_game()
+    stop = next(
+        s.index + 1 for s in sp.run(game, sp.initial_tables(game), 0) if refused(s.episode, 1)
+    )
+    assert stop < 400
+    assert summary["first_refusal"] == stop and summary["refused"] == 1
+    assert len((out / "games.jsonl").read_text().splitlines()) == stop
+    assert json.loads((out / "table.json").read_text())["games"] == stop
 
 
 def test_selfplay_menace_against_itself(tmp_path: Path) -> None:

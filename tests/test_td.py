@@ -382,6 +382,30 @@ def test_fused_selfplay_is_the_same_fold_as_train(spec: str, game: str) -> None:
     assert played == tuple(step.episode for step in itertools.islice(steps, 60))
 
 
+@pytest.mark.parametrize(
+    ("spec", "game"),
+    [
+        ("qlearning", "tictactoe"),
+        ("qlearning:bootstrap=own,symmetric=false", "dots_and_boxes"),
+        ("qlearning:rewards=score", "dots_and_boxes"),
+    ],
+)
+def test_fused_loop_forgetting_its_positions_changes_nothing(
+    spec: str, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the fused loop starts its position numbering afresh past a size limit (memory on big
+    # boards); with a tiny limit it does so every game, and must still compute the same fold
+    from purestate.agents import td
+
+    g = purestate.make_spec(game)
+    agent = purestate.agent(spec)
+    t0 = agent.initial_table(g, 0)
+    normal = agent.selfplay_games(g, t0, key(8), 80)
+    monkeypatch.setattr(td, "_POSITION_CACHE_LIMIT", 7)
+    assert agent.selfplay_games(g, t0, key(8), 80) == normal
+    assert normal[0] == _selfplay(g, agent, 80, seed=8)
+
+
 def test_sarsa_has_no_seed_preset() -> None:
     with pytest.raises(SpecError, match="qlearning:preset=seed"):
         purestate.agent("sarsa:preset=seed")

@@ -549,6 +549,12 @@ def test_dataset_fit_and_weights_file(tmp_path: Any) -> None:
     assert r.exit_code == 2 and "not a Tron weights file" in r.output
     r = _cli("tron", "fit", str(tmp_path / "other.json"))
     assert r.exit_code == 2 and "not a Tron position record" in r.output
+    # a data set from before the chamber feature changed is refused, not silently mixed in
+    old = tmp_path / "old.jsonl"
+    stale = {k: v for k, v in rec.items() if k != "features_version"}
+    old.write_text(lines[0] + "\n" + json.dumps(stale) + "\n")
+    r = _cli("tron", "fit", str(old))
+    assert r.exit_code == 2 and "line 2: features of version 1" in r.output
 
 
 def test_maps_command_lists_the_shipped_maps() -> None:

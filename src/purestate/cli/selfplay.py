@@ -54,10 +54,6 @@ def load_run_tables(run: Selfplay, game: Any, path: Path) -> tuple[tuple[Any, An
     return (tables[0], tables[1]), mine.games
 
 
-# games per stretch between progress updates: long enough for a fused loop to pay off
-_STRETCH = 5000
-
-
 @app.command("selfplay")
 @friendly
 def selfplay_command(
@@ -124,15 +120,9 @@ def selfplay_command(
     )
     w = d = losses = 0
     played = start
-    end = start + games
     with log_path.open(log_mode, encoding="utf-8") as log, progress:
         task = progress.add_task("games", total=games, w=0, d=0, l=0)
-        while played < end:
-            # a stretch ends at each checkpoint and lasts at most _STRETCH games (progress)
-            size = min(end - played, _STRETCH)
-            if checkpoint:
-                size = min(size, checkpoint - (played - start) % checkpoint)
-            stretch = run.play(g, tables, played, size)
+        for stretch in run.stretches(g, tables, start, games, checkpoint):
             tables = stretch.tables
             for i, ep in enumerate(stretch.episodes):
                 o = ep.outcome(me)
@@ -144,11 +134,11 @@ def selfplay_command(
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
             if stretch.refused:
                 refusals += 1
-                first_refusal = played
-                break  # an empty first box: MENACE refuses to play, as in Scroggs' version
-            if checkpoint and (played - start) % checkpoint == 0 and played < end:
+                first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
+            elif checkpoint and (played - start) % checkpoint == 0 and played < start + games:
                 log.flush()
                 save(tables, played)
+    save(tables, played)
     save(tables, played)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block, start)
     summary["agent_spec"] = learner.spec

@@ -36,7 +36,7 @@ from purestate.experiments import tron as series
 from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
-from purestate.heuristics.tron import FEATURES, TERMS
+from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import read_text, write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
 from purestate.io.tron import read_weights, save_picture, write_weights
@@ -348,6 +348,12 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
             raise UserError(
                 f"{path}, line {lineno}: not a Tron position record (run purestate tron dataset)"
             ) from None
+        version = rec.get("features_version", 1)
+        if version != FEATURES_VERSION:
+            raise UserError(
+                f"{path}, line {lineno}: features of version {version}, this purestate computes "
+                f"version {FEATURES_VERSION} (run purestate tron dataset again)"
+            )
         records.append(rec)
     if not records:
         raise UserError(f"{path}: no positions")

@@ -61,7 +61,7 @@ def fold_bits(k: Key, data: int) -> int:
     """``bits(fold_in(k, data))`` in one call: 64 random bits for step ``data`` of a loop.
 
     The two mixes are written out here because this is the per-ply draw of the fused learning
-    loops; ``tests/test_keys.py`` checks it equals the composition.
+    loops; ``properties/test_core_props.py`` checks it equals the composition.
     """
     z = k ^ (_FOLD[data] if 0 <= data < _SMALL else _mix((data & _MASK) ^ 0xF01D))
     z = (z + _GOLDEN) & _MASK

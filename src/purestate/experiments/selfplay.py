@@ -108,9 +108,8 @@ class Selfplay:
         plays them several times faster. Stops early after a game the learner refused to play
         (MENACE's empty first box).
         """
-        learner = self.agents()[0]
-        fused = getattr(learner, "selfplay_games", None) if self.shared else None
-        if fused is not None:
+        if self.fused:
+            fused = self.agents()[0].selfplay_games  # type: ignore[attr-defined]
             table, played = fused(game, tables[0], key(self.seed), games, start)
             return Stretch(start, played, (table, table), False)
         episodes: list[Episode] = []
@@ -120,6 +119,45 @@ class Selfplay:
             if refused(step.episode, self.seat):
                 return Stretch(start, tuple(episodes), tables, True)
         return Stretch(start, tuple(episodes), tables, False)
+
+    @property
+    def fused(self) -> bool:
+        """Whether ``play`` goes through the learner's fused self-play loop."""
+        return self.shared and hasattr(self.agents()[0], "selfplay_games")
+
+    def stretches(
+        self,
+        game: Game[Any, Any],
+        tables: tuple[Any, Any],
+        start: int,
+        games: int,
+        checkpoint: int = 0,
+    ) -> Iterator[Stretch]:
+        """Games ``start`` .. ``start + games - 1`` in stretches, for a shell that reports progress
+        and saves checkpoints: one game each through the generic fold (a slow run shows every
+        game), up to ``FUSED_STRETCH`` games each through a fused loop, never across a multiple of
+        ``checkpoint`` games from ``start``. Ends early after a refused game."""
+        if not self.fused:
+            for step in islice(self.run(game, tables, start), games):
+                gone = refused(step.episode, self.seat)
+                yield Stretch(step.index, (step.episode,), step.tables, gone)
+                if gone:
+                    return
+            return
+        played, end = start, start + games
+        while played < end:
+            size = min(end - played, FUSED_STRETCH)
+            if checkpoint:
+                size = min(size, checkpoint - (played - start) % checkpoint)
+            stretch = self.play(game, tables, played, size)
+            yield stretch
+            tables = stretch.tables
+            played += len(stretch.episodes)
+
+
+FUSED_STRETCH = 5000
+"""Games per stretch through a fused loop: long enough for the loop to pay off, short enough for
+the progress bar to move every fraction of a second."""
 
 
 @frozen

@@ -23,7 +23,7 @@ from purestate.core.keys import Key, bits, fold_in, key, split
 from purestate.core.registry import agent
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, Tron
-from purestate.heuristics.tron import FEATURES, TERMS, features, terms
+from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS, features, terms
 
 BOT_ALIASES: dict[str, str] = {
     "random": "tron_random",
@@ -163,6 +163,7 @@ def positions(setup: Setup, index: int, every: int = 1) -> list[dict[str, Any]]:
                 "ply": ply,
                 "position": game.encode(s),
                 "features": dict(zip(FEATURES, x, strict=True)),
+                "features_version": FEATURES_VERSION,
                 "outcome": outcome,
             }
         )

@@ -465,6 +465,9 @@ FEATURES: tuple[str, ...] = (
     "head_distance",
     "mover",
 )
+FEATURES_VERSION = 2
+"""Bumped whenever a feature's definition changes (2: chamber ΔN over the Voronoi territories);
+data sets record it, and ``tron fit`` refuses records of another version."""
 
 
 def features(game: Game[Any, Any], state: State) -> tuple[float, ...]:
