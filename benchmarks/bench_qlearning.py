@@ -149,6 +149,9 @@ def main() -> None:
         f"{fused_cold / peer_cold:5.1f}x OpenSpiel's first run"
     )
     print(f"  OpenSpiel 2 x QLearner    {peer:9,.0f}")
+    if QUICK:
+        print("  (--quick: 1,000-game runs, where the fused loop's per-call set-up of numbering")
+        print("  the positions it meets weighs heavily; the full run is the one to quote)")
 
     n_ttt = 3000 if QUICK else 10_000
     print(f"\ntic-tac-toe after {n_ttt:,} self-play games: greedy vs random, 1,000 games per seat")
