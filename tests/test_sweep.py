@@ -153,3 +153,22 @@ def test_selfplay_resumed_in_place_after_a_checkpoint(tmp_path: Path) -> None:
         json.loads((part / "table.json").read_text())["boxes"]
         == json.loads((whole / "table.json").read_text())["boxes"]
     )
+
+
+def test_a_chunk_stops_at_the_game_menace_refuses_and_chunks_add_up() -> None:
+    # MENACE second against the perfect player empties its first box (seed 0: at game 58)
+    from purestate.experiments.selfplay import Selfplay, refused
+    from purestate.experiments.sweep import Chunk, play_chunk
+
+    run = Selfplay("tictactoe", "menace", "perfect", 1, 0)
+    game = run.make_game()
+    stop = next(
+        s.index + 1 for s in run.run(game, run.initial_tables(game), 0) if refused(s.episode, 1)
+    )
+    whole = play_chunk(Chunk(run, 0, stop + 20, None))
+    assert whole.refused and len(whole.logs) == stop
+    first = play_chunk(Chunk(run, 0, stop // 2, None))
+    assert not first.refused
+    rest = play_chunk(Chunk(run, stop // 2, stop, first.tables))
+    assert rest.refused and first.logs + rest.logs == whole.logs
+    assert rest.tables == whole.tables

@@ -139,7 +139,6 @@ def selfplay_command(
                 log.flush()
                 save(tables, played)
     save(tables, played)
-    save(tables, played)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block, start)
     summary["agent_spec"] = learner.spec
     summary["opponent_spec"] = opp.spec if opponent != SELF else SELF

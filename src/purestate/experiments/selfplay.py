@@ -112,13 +112,21 @@ class Selfplay:
             fused = self.agents()[0].selfplay_games  # type: ignore[attr-defined]
             table, played = fused(game, tables[0], key(self.seed), games, start)
             return Stretch(start, played, (table, table), False)
-        episodes: list[Episode] = []
+        one_by_one = list(self._one_by_one(game, tables, start, games))
+        if not one_by_one:
+            return Stretch(start, (), tables, False)
+        last = one_by_one[-1]
+        return Stretch(start, tuple(s.episodes[0] for s in one_by_one), last.tables, last.refused)
+
+    def _one_by_one(
+        self, game: Game[Any, Any], tables: tuple[Any, Any], start: int, games: int
+    ) -> Iterator[Stretch]:
+        """The generic fold, one game per stretch, ending after a refused game."""
         for step in islice(self.run(game, tables, start), games):
-            episodes.append(step.episode)
-            tables = step.tables
-            if refused(step.episode, self.seat):
-                return Stretch(start, tuple(episodes), tables, True)
-        return Stretch(start, tuple(episodes), tables, False)
+            gone = refused(step.episode, self.seat)
+            yield Stretch(step.index, (step.episode,), step.tables, gone)
+            if gone:
+                return
 
     @property
     def fused(self) -> bool:
@@ -138,11 +146,7 @@ class Selfplay:
         game), up to ``FUSED_STRETCH`` games each through a fused loop, never across a multiple of
         ``checkpoint`` games from ``start``. Ends early after a refused game."""
         if not self.fused:
-            for step in islice(self.run(game, tables, start), games):
-                gone = refused(step.episode, self.seat)
-                yield Stretch(step.index, (step.episode,), step.tables, gone)
-                if gone:
-                    return
+            yield from self._one_by_one(game, tables, start, games)
             return
         played, end = start, start + games
         while played < end:
