@@ -743,7 +743,6 @@ def _qlearning_selfplay(
     p_over: list[bool] = []
     p_mover: list[int] = []
     p_phi: list[float] = []
-    p_returns: list[tuple[float, float]] = []
     p_row: list[int] = []
     p_slot: list[tuple[int, ...]] = []  # legal position -> index in the row
     p_back: list[tuple[int, ...]] = []  # index in the row -> legal position
@@ -763,15 +762,12 @@ def _qlearning_selfplay(
         p_child.append([-1] * len(moves))
         if over:
             p_mover.append(0)
-            returns = game.returns(s)
-            p_returns.append(returns)
-            p_phi.append(returns[0])
+            p_phi.append(game.returns(s)[0])
             p_row.append(-1)
             p_slot.append(())
             p_back.append(())
             return i
         p_mover.append(to_move(s))
-        p_returns.append((0.0, 0.0))  # not over: never read
         p_phi.append(score(s)[0] if score is not None else 0.0)
         rep, g = keying.key(s)
         r = row_id.get(rep)
@@ -799,7 +795,6 @@ def _qlearning_selfplay(
                 p_over,
                 p_mover,
                 p_phi,
-                p_returns,
                 p_row,
                 p_slot,
                 p_back,
@@ -847,7 +842,7 @@ def _qlearning_selfplay(
                     tuple([p_state[q] for q in path]),
                     tuple([p_legal[path[t]][picks[t]] for t in range(n)]),
                     tuple(movers),
-                    p_returns[here],
+                    game.returns(p_state[here]),
                 )
             )
         if n == 0:
