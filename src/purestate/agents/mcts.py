@@ -219,13 +219,9 @@ class MCTS:
 
     def scorer(self) -> MoveScores | None:
         """The injected per-move score function, or the registered one ``scores`` names."""
-        if self._scorer is not None:
-            return self._scorer
-        if not self.scores:
-            return None
         from purestate.core import registry
 
-        return registry.move_scores(self.scores)
+        return registry.chosen_move_scores(self._scorer, self.scores)
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Tree:
         """An empty tree."""

@@ -97,13 +97,9 @@ class SeedBot:
 
     def scorer(self) -> MoveScores:
         """The injected or registered per-move scores, or uniform scores."""
-        if self._scorer is not None:
-            return self._scorer
-        if not self.scores:
-            return _uniform
         from purestate.core import registry
 
-        return registry.move_scores(self.scores)
+        return registry.chosen_move_scores(self._scorer, self.scores) or _uniform
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Tree:
         """An empty tree."""

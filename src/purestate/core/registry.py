@@ -121,6 +121,16 @@ def move_scores(name: str) -> Callable[[Game[Any, Any], Any], tuple[float, ...]]
     return fn
 
 
+def chosen_move_scores(
+    injected: Callable[[Game[Any, Any], Any], tuple[float, ...]] | None, name: str
+) -> Callable[[Game[Any, Any], Any], tuple[float, ...]] | None:
+    """An agent's per-move scores: the injected function, else the registered one ``name``
+    names, else None (no ``scores`` option)."""
+    if injected is not None:
+        return injected
+    return move_scores(name) if name else None
+
+
 def make(name: str, **params: Any) -> Game[Any, Any]:
     """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
 
