@@ -34,20 +34,16 @@ def test_selfplay_writes_the_run(tmp_path: Path) -> None:
 
 
 def test_selfplay_resume_continues_the_same_games(tmp_path: Path) -> None:
-    whole, first, rest = tmp_path / "whole", tmp_path / "first", tmp_path / "rest"
+    # --games is the run's total: a run of 50 resumed to 80 is the run of 80
+    whole, part = tmp_path / "whole", tmp_path / "part"
     base = ["selfplay", "--opponent", "random", "--seed", "3", "--no-plot", "--json"]
     assert run(*base, "--games", "80", "--out", str(whole))[0] == 0
-    assert run(*base, "--games", "50", "--out", str(first))[0] == 0
-    code, text = run(
-        *base, "--games", "30", "--out", str(rest), "--resume", str(first / "table.json")
-    )
+    assert run(*base, "--games", "50", "--out", str(part))[0] == 0
+    code, text = run(*base, "--games", "80", "--resume", str(part / "table.json"))
     assert code == 0, text
-    whole_lines = (whole / "games.jsonl").read_text().splitlines()
-    split = (first / "games.jsonl").read_text().splitlines()
-    split += (rest / "games.jsonl").read_text().splitlines()
-    assert split == whole_lines
+    assert (part / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
     a = json.loads((whole / "table.json").read_text())
-    b = json.loads((rest / "table.json").read_text())
+    b = json.loads((part / "table.json").read_text())
     assert a["boxes"] == b["boxes"] and b["games"] == 80
 
 
@@ -82,17 +78,13 @@ def test_selfplay_qlearning_self_logs_the_train_fold(tmp_path: Path) -> None:
     saved = load_table(out / "table.json", game, agent)
     assert saved.games == 250 and saved.table == steps[-1].tables[0]
     # and a run resumed from its checkpoint goes on with the same games
-    first, rest = tmp_path / "first", tmp_path / "rest"
+    part = tmp_path / "part"
     base = ["selfplay", "--agent", "qlearning", "--opponent", "self", "--seed", "4", "--no-plot"]
-    assert run(*base, "--games", "100", "--out", str(first))[0] == 0
-    code, text = run(
-        *base, "--games", "150", "--out", str(rest), "--resume", str(first / "table.json")
-    )
+    assert run(*base, "--games", "100", "--out", str(part))[0] == 0
+    code, text = run(*base, "--more", "150", "--resume", str(part))
     assert code == 0, text
-    split = (first / "games.jsonl").read_text().splitlines()
-    split += (rest / "games.jsonl").read_text().splitlines()
-    assert split == (out / "games.jsonl").read_text().splitlines()
-    assert load_table(rest / "table.json", game, agent).table == saved.table
+    assert (part / "games.jsonl").read_text() == (out / "games.jsonl").read_text()
+    assert load_table(part / "table.json", game, agent).table == saved.table
 
 
 def test_selfplay_stops_where_menace_refuses_to_play(tmp_path: Path) -> None:
@@ -188,10 +180,10 @@ def test_a_corrupt_table_is_refused_and_kept(tmp_path: Path) -> None:
     bad = tmp_path / "table.json"
     bad.write_text('{"format": "purestate.menace/1", "game": "tictactoe", "boxes": [')
     before = bad.read_text()
-    code, text = run(
-        "selfplay", "--opponent", "random", "--resume", str(bad), "--out", str(tmp_path)
-    )
+    code, text = run("evaluate", "--agent", "menace", "--table", str(bad))
     assert code == 2 and "not valid JSON" in text and "Traceback" not in text
+    code, text = run("selfplay", "--opponent", "random", "--resume", str(bad))
+    assert code == 2 and str(bad) in text and "Traceback" not in text
     assert bad.read_text() == before
     code, text = run("evaluate", "--agent", "menace", "--table", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in text

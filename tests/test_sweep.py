@@ -112,7 +112,7 @@ def test_an_interrupted_sweep_resumes_to_the_same_result(
         f.write('{"half": "written"}\n')
     assert not list(broken.rglob("summary.json"))
     monkeypatch.undo()
-    r = runner.invoke(app, [*BASE, "--out", str(broken)])
+    r = runner.invoke(app, [*BASE, "--resume", str(broken)])
     assert r.exit_code == 0, r.output
     assert _files(broken) == _files(whole)
 
@@ -123,7 +123,7 @@ def test_complete_runs_are_not_redone(tmp_path: Path) -> None:
     summary = next(out.rglob("summary.json"))
     summary.write_text(summary.read_text())  # same content; check it is not rewritten
     stamp = summary.stat().st_mtime_ns
-    r = runner.invoke(app, [*BASE, "--out", str(out), "--json"])
+    r = runner.invoke(app, [*BASE, "--resume", str(out), "--json"])
     assert r.exit_code == 0
     assert json.loads(r.output)["resumed_complete"] == 6
     assert summary.stat().st_mtime_ns == stamp
@@ -133,7 +133,7 @@ def test_a_different_sweep_in_the_same_folder_is_refused(tmp_path: Path) -> None
     out = tmp_path / "s"
     assert runner.invoke(app, [*BASE, "--out", str(out)]).exit_code == 0
     other = [("91" if a == "90" else a) for a in BASE]
-    r = runner.invoke(app, [*other, "--out", str(out)])
+    r = runner.invoke(app, [*other, "--resume", str(out)])
     assert r.exit_code == 2 and "different sweep" in r.output
 
 
@@ -144,9 +144,7 @@ def test_selfplay_resumed_in_place_after_a_checkpoint(tmp_path: Path) -> None:
     assert runner.invoke(app, [*common, "--games", "40", "--out", str(part)]).exit_code == 0
     with (part / "games.jsonl").open("a") as f:  # games logged after the last checkpoint
         f.write('{"index": 40}\n{"index": 41}\n')
-    r = runner.invoke(
-        app, [*common, "--games", "30", "--out", str(part), "--resume", str(part / "table.json")]
-    )
+    r = runner.invoke(app, [*common, "--games", "70", "--resume", str(part / "table.json")])
     assert r.exit_code == 0, r.output
     assert (part / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
     assert (

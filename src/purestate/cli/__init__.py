@@ -8,12 +8,50 @@ non-zero exit, never a traceback.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from purestate.cli import common
 
+
+class OneLineErrors(TyperGroup):
+    """The command group of the app: a usage error (an unknown option, a count out of range) is
+    one line on stderr and exit code 2, like every other bad input, not a boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the app; with ``standalone_mode`` exit with its code, as click does."""
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.Abort:
+            common.error("aborted")
+            code = 1
+        except typer.TyperException as e:  # typer's own click: usage errors and the like
+            text = e.format_message() if hasattr(e, "format_message") else str(e)
+            if type(e).__name__ == "NoArgsIsHelpError":  # `purestate` alone: the help, as asked
+                typer.echo(text)
+                code = 0
+            else:
+                ctx = getattr(e, "ctx", None)
+                hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                common.error(" ".join(text.split()) + hint)
+                code = getattr(e, "exit_code", 2)
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     name="purestate",
     help="Two-player board games and the agents that learn and search them.",
     no_args_is_help=True,

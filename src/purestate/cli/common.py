@@ -24,6 +24,9 @@ from purestate.io.files import FileFormatError
 P = ParamSpec("P")
 R = TypeVar("R")
 
+MAX_GAMES = 10**8
+"""The most games one command plays (a bound checked before anything is allocated)."""
+
 console = Console()
 err_console = Console(stderr=True)
 
@@ -99,8 +102,7 @@ def print_json(data: Any) -> None:
 
 
 def new_run_dir(root: Path, prefix: str) -> Path:
-    """A new, not yet existing folder ``root/prefix-NNN``."""
-    root.mkdir(parents=True, exist_ok=True)
+    """A new, not yet existing folder ``root/prefix-NNN`` (neither is created here)."""
     n = 1
     while (root / f"{prefix}-{n:03d}").exists():
         n += 1

@@ -8,11 +8,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from attrs import frozen
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
+    MAX_GAMES,
+    UserError,
     console,
     err_console,
     friendly,
@@ -20,10 +23,23 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.core.learning import cumulative_incentive, wilson
+from purestate.core.registry import agent
+from purestate.core.spec import SpecError
 from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
 from purestate.io import plots
-from purestate.io.files import FileFormatError, write_atomic, write_json
-from purestate.io.tables import load_table, save_table
+from purestate.io.files import FileFormatError, json_text, sync, write_json
+from purestate.io.runs import (
+    Mode,
+    RunFolderError,
+    check_manifest,
+    clean_temporaries,
+    commit,
+    cut_log,
+    read_manifest,
+    recover,
+    run_folder,
+)
+from purestate.io.tables import load_table, table_json
 
 
 class Seat(StrEnum):
@@ -33,25 +49,142 @@ class Seat(StrEnum):
     second = "second"
 
 
-def load_run_tables(run: Selfplay, game: Any, path: Path) -> tuple[tuple[Any, Any], int]:
-    """Both seats' tables and the next game number of a saved run: ``path`` (the learner's
-    table.json) and, beside it, ``opponent_table.json`` when the opponent learns too.
+RUN_FILES = (
+    "run.json",
+    "checkpoint.json",
+    "table.json",
+    "opponent_table.json",
+    "games.jsonl",
+    "summary.json",
+    "learning_curve.png",
+)
+"""What a selfplay run folder holds (``--force`` removes exactly these)."""
+
+_IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
+"""The manifest fields a resumed run must share with the command that continues it."""
+
+
+@frozen
+class Restored:
+    """Where a run stands on disk: its last checkpoint and the games logged up to it.
+
+    Attributes:
+        tables: Both seats' tables at the checkpoint.
+        records: The logged games up to the checkpoint (games.jsonl's records, cut back to it).
+        refused_at: The game after which the learner refused to play (the run is over), or None.
+    """
+
+    tables: tuple[Any, Any]
+    records: tuple[dict[str, Any], ...]
+    refused_at: int | None
+
+    @property
+    def games(self) -> int:
+        """Games played up to the checkpoint."""
+        return len(self.records)
+
+
+def _table_files(run: Selfplay) -> tuple[str, ...]:
+    """The table files of a run: the learner's, and a learning opponent's own table."""
+    other_learns = run.learning()[1 - run.seat] and not run.shared
+    return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
+
+
+def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int) -> Any:
+    """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
+    ``seat`` (None: a table both seats share)."""
+    loaded = load_table(path, game, who)
+    try:
+        saved_by = agent(loaded.agent).spec
+    except SpecError:
+        saved_by = loaded.agent
+    if saved_by != who.spec:
+        raise FileFormatError(f"{path}: a table of {loaded.agent!r}, not of {who.spec!r}")
+    if seat is not None and loaded.seat != seat:
+        raise FileFormatError(f"{path}: a table for the {SEATS[loaded.seat]} player")
+    if loaded.games != games:
+        raise FileFormatError(f"{path}: {loaded.games} games, but the checkpoint has {games}")
+    return loaded.table
+
+
+def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
+    """The state of the run in ``folder``: its checkpoint verified against its tables and log.
+
+    A folder with no checkpoint yet (a run killed before its first one) starts from game 0; its
+    partial log is cut to nothing.
 
     Raises:
-        FileFormatError: a file that is not this run's.
+        FileFormatError: tables that are not this run's, a log shorter than the checkpoint, or
+            files that disagree with the checkpoint (one line each).
     """
+    ck = recover(folder)
+    clean_temporaries(folder)
+    if ck is None:
+        if (folder / "table.json").exists():
+            raise RunFolderError(
+                f"{folder / 'table.json'} is not part of a checkpoint (an older purestate wrote "
+                "it?); --force starts the run again"
+            )
+        cut_log(folder / "games.jsonl", 0, run.seed)
+        return Restored(run.initial_tables(game), (), None)
+    games = ck.get("games")
+    if not isinstance(games, int) or games < 0:
+        raise RunFolderError(f"{folder / 'checkpoint.json'}: no game count")
+    names = _table_files(run)
+    missing = [n for n in names if n not in ck["files"]]
+    if missing:
+        raise RunFolderError(f"{folder / missing[0]} is missing from the checkpoint")
     learner, opp = run.agents()
-    mine = load_table(path, game, learner)
-    if run.shared:
-        return (mine.table, mine.table), mine.games
-    if mine.seat != run.seat:
-        raise FileFormatError(f"{path}: a table for the {('first', 'second')[mine.seat]} player")
-    tables: list[Any] = list(run.initial_tables(game))
-    tables[run.seat] = mine.table
-    other = path.with_name("opponent_table.json")
-    if run.learning()[1 - run.seat] and other.exists():
-        tables[1 - run.seat] = load_table(other, game, opp).table
-    return (tables[0], tables[1]), mine.games
+    mine = _load_checked(
+        folder / "table.json", game, learner, None if run.shared else run.seat, games
+    )
+    tables: list[Any] = [mine, mine]
+    if not run.shared:
+        tables = list(run.initial_tables(game))
+        tables[run.seat] = mine
+        if len(names) > 1:
+            other = folder / "opponent_table.json"
+            tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games)
+    records = cut_log(folder / "games.jsonl", games, run.seed)
+    return Restored((tables[0], tables[1]), tuple(records), ck.get("refused_at"))
+
+
+def save_checkpoint(
+    folder: Path, run: Selfplay, game: Any, tables: tuple[Any, Any], games: int,
+    refused_at: int | None,
+) -> None:  # fmt: skip
+    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``)."""
+    learner, opp = run.agents()
+    who = {"table.json": (learner, run.seat), "opponent_table.json": (opp, 1 - run.seat)}
+    files = {}
+    for name in _table_files(run):
+        a, seat = who[name]
+        files[name] = json_text(table_json(game, a, tables[seat], seat, games))
+    commit(folder, files, {"games": games, "refused_at": refused_at})
+
+
+def outcome_of(record: dict[str, Any]) -> int:
+    """The learner's outcome (+1 / 0 / -1) in a record of games.jsonl."""
+    return {"win": 1, "draw": 0, "loss": -1}[record["result"]]
+
+
+def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
+    """The folder a command writes and how to open it, from ``--resume`` and ``--out``.
+
+    ``--resume`` names the run folder or a file in it (its table.json); ``--out``, if also given,
+    must be that folder. Without either, a new numbered folder under ./runs is used.
+    """
+    if resume is None:
+        return (out if out is not None else new_run_dir(Path("runs"), prefix)), "new"
+    folder = resume.parent if resume.suffix == ".json" and not resume.is_dir() else resume
+    if not folder.is_dir():
+        raise UserError(f"--resume {resume}: no such run folder")
+    if out is not None and out.resolve() != folder.resolve():
+        raise UserError(f"--resume continues the run in {folder}; --out names another folder")
+    return folder, "resume"
+
+
+SEATS = ("first", "second")
 
 
 @app.command("selfplay")
@@ -62,53 +195,98 @@ def selfplay_command(
     opponent: Annotated[
         str, typer.Option(help="Opponent spec, or 'self' for a copy that learns too.")
     ] = "rules:p=0.7",
-    games: Annotated[int, typer.Option(min=1, help="How many games to play.")] = 1000,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=MAX_GAMES, help="The run's total games [default: 1000; resumed: as saved]."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Experiment seed (game i uses key(seed), i).")] = 0,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
     out: Annotated[
         Path | None, typer.Option(help="Folder for the results (default: a new one in ./runs).")
     ] = None,
     resume: Annotated[
-        Path | None, typer.Option(help="Continue from a saved table.json (and its game count).")
+        Path | None,
+        typer.Option(help="Continue the run in this folder (or its table.json) to --games."),
     ] = None,
-    block: Annotated[int, typer.Option(min=1, help="Games per block in the summary.")] = 100,
+    more: Annotated[
+        int | None,
+        typer.Option(min=1, max=MAX_GAMES, help="With --resume: play N games past the saved run."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the run already in --out.")
+    ] = False,
+    block: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the summary.")
+    ] = 100,
     checkpoint: Annotated[
-        int, typer.Option(min=0, help="Save the table every N games (0: only at the end).")
+        int,
+        typer.Option(min=0, max=MAX_GAMES, help="Save the tables every N games (0: at the end)."),
     ] = 0,
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
 
-    Writes table.json, games.jsonl, summary.json and learning_curve.png into --out.
+    Writes table.json, games.jsonl, summary.json and learning_curve.png into --out. A folder that
+    already holds a run is refused unless --resume continues it or --force replaces it; a resumed
+    run gives the same files as one that was never interrupted.
     """
+    if more is not None and resume is None:
+        raise UserError("--more trains a saved run further: name it with --resume")
+    if force and resume is not None:
+        raise UserError("--force replaces a run and --resume continues it: give one of them")
     run = Selfplay(game, agent, opponent, 0 if seat is Seat.first else 1, seed)
     g = run.make_game()
     learner, opp = run.agents()
-    learning = run.learning()
-    start = 0
-    tables = run.initial_tables(g)
-    if resume is not None:
-        tables, start = load_run_tables(run, g, resume)
-    out_dir = out if out is not None else new_run_dir(Path("runs"), "selfplay")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    same_dir = resume is not None and out_dir.resolve() == resume.parent.resolve()
-    log_mode = "a" if same_dir else "w"
-    log_path = out_dir / "games.jsonl"
-    if same_dir and log_path.exists():
-        # games logged after the checkpoint are played again (identically): cut them off
-        kept = log_path.read_text(encoding="utf-8").splitlines()[:start]
-        write_atomic(log_path, "".join(line + "\n" for line in kept))
+    run.learning()  # refuse a non-learner before anything is written
+    folder, mode = run_folder_of(resume, out, "selfplay")
+    manifest = {"format": "purestate.run/1", "command": "selfplay", "game": g.spec.name,
+                "agent": learner.spec, "opponent": SELF if opponent == SELF else opp.spec,
+                "seat": SEATS[run.seat], "seed": seed}  # fmt: skip
+    with run_folder(folder, "force" if force else mode, RUN_FILES) as out_dir:
+        restored = Restored(run.initial_tables(g), (), None)
+        saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
+        if mode == "resume":
+            check_manifest(out_dir / "run.json", manifest, _IDENTITY)
+            restored = restore_run(out_dir, run, g)
+        start = restored.games
+        if more is not None:
+            total = start + more
+        elif games is not None:
+            total = games
+        else:
+            total = saved.get("games", start) if saved else 1000
+        if total < start:
+            raise UserError(
+                f"{out_dir} has {start} games already; --games is the run's total "
+                f"(use --more to play more)"
+            )
+        if restored.refused_at is not None:
+            total = start  # MENACE refused to play: the run ended there
+        write_json(out_dir / "run.json", {**manifest, "games": total})
+        summary = _train(run, g, out_dir, restored, total, checkpoint, block, as_json, plot)
+    if as_json:
+        print_json(summary)
+        return
+    _print_summary(summary)
+
+
+def _train(
+    run: Selfplay, g: Any, out_dir: Path, restored: Restored, total: int, checkpoint: int,
+    block: int, as_json: bool, plot: bool = True,
+) -> dict[str, Any]:  # fmt: skip
+    """Play the run from its checkpoint to ``total`` games, logging and checkpointing; write the
+    summary and the learning curve for the whole run, and return the summary."""
+    learner, opp = run.agents()
     me = run.seat
-    outcomes: list[int] = []
-    resigned = refusals = 0
-    first_refusal: int | None = None
-
-    def save(step_tables: tuple[Any, Any], played: int) -> None:
-        save_table(out_dir / "table.json", g, learner, step_tables[me], me, played)
-        if learning[1 - me] and not run.shared:
-            save_table(out_dir / "opponent_table.json", g, opp, step_tables[1 - me], 1 - me, played)
-
+    start = restored.games
+    records = restored.records
+    outcomes = [outcome_of(r) for r in records]
+    resigned = sum(1 for r in records if r["resigned"] == me)
+    first_refusal = restored.refused_at
+    tables = restored.tables
     progress = Progress(
         TextColumn("[bold]selfplay[/]"),
         BarColumn(),
@@ -118,31 +296,31 @@ def selfplay_command(
         console=err_console,
         disable=as_json,
     )
-    w = d = losses = 0
+    w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
-    with log_path.open(log_mode, encoding="utf-8") as log, progress:
-        task = progress.add_task("games", total=games, w=0, d=0, l=0)
-        for stretch in run.stretches(g, tables, start, games, checkpoint):
+    with (out_dir / "games.jsonl").open("a", encoding="utf-8") as log, progress:
+        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses)
+        for stretch in run.stretches(g, tables, start, total - start, checkpoint):
             tables = stretch.tables
             for i, ep in enumerate(stretch.episodes):
                 o = ep.outcome(me)
                 outcomes.append(o)
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
-                log.write(json.dumps(game_record(played + i, seed, ep, me)) + "\n")
+                log.write(json.dumps(game_record(played + i, run.seed, ep, me)) + "\n")
             played += len(stretch.episodes)
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
             if stretch.refused:
-                refusals += 1
                 first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
-            elif checkpoint and (played - start) % checkpoint == 0 and played < start + games:
-                log.flush()
-                save(tables, played)
-    save(tables, played)
-    summary = summarize(run, outcomes, resigned, refusals, first_refusal, block, start)
+            elif checkpoint and played % checkpoint == 0 and played < total:
+                sync(log)
+                save_checkpoint(out_dir, run, g, tables, played, None)
+        sync(log)
+    save_checkpoint(out_dir, run, g, tables, played, first_refusal)
+    refusals = int(first_refusal is not None)
+    summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
     summary["agent_spec"] = learner.spec
-    summary["opponent_spec"] = opp.spec if opponent != SELF else SELF
-    summary["out"] = str(out_dir)
+    summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
     write_json(out_dir / "summary.json", summary)
     if plot:
         plots.learning_curve(
@@ -152,20 +330,18 @@ def selfplay_command(
             cumulative_incentive(outcomes),
             f"{learner.spec} ({summary['seat']}) vs {summary['opponent_spec']}",
         )
-    if as_json:
-        print_json(summary)
-        return
-    _print_summary(summary, start)
+    # printed, not saved: the folder is where summary.json is, and may be moved
+    return {**summary, "out": str(out_dir)}
 
 
-def _print_summary(summary: dict[str, Any], start: int) -> None:
+def _print_summary(summary: dict[str, Any]) -> None:
     block = summary["block"]
     table = Table(title=f"{summary['agent']} vs {summary['opponent']} (seed {summary['seed']})")
     for col in ("games", "wins", "draws", "losses", "loss rate"):
         table.add_column(col, justify="right")
     for i, b in enumerate(summary["blocks"]):
         n = b["wins"] + b["draws"] + b["losses"]
-        lo = start + i * block + 1
+        lo = i * block + 1
         table.add_row(
             f"{lo}–{lo + n - 1}",
             str(b["wins"]),

@@ -2,15 +2,17 @@
 
 Folder layout under --out::
 
-    runs/<setting>/seed-<n>/table.json     checkpoint (atomic): the learner's table and game count
-    runs/<setting>/seed-<n>/games.jsonl    one line per game
-    runs/<setting>/seed-<n>/summary.json   written last: its presence marks the run complete
-    aggregate.json, aggregate.csv          mean W/D/L per block with 95% bands, per setting
-    curves.png                             the mean curves with their bands
+    sweep.json                               the sweep's settings
+    runs/<setting>/seed-<n>/checkpoint.json  the run's last checkpoint (game count, table digests)
+    runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint
+    runs/<setting>/seed-<n>/games.jsonl      one line per game
+    runs/<setting>/seed-<n>/summary.json     written last: its presence marks the run complete
+    aggregate.json, aggregate.csv            mean W/D/L per block with 95% bands, per setting
+    curves.png                               the mean curves with their bands
 
-An interrupted sweep (Ctrl-C, a killed process) is continued by running the same command again:
-complete runs are kept as they are, a half-written run continues from its last checkpoint (its
-games.jsonl is cut back to the checkpoint's game count first), and nothing complete is rewritten.
+An interrupted sweep (Ctrl-C, a killed process) is continued by the same command with ``--resume
+DIR``: complete runs are kept as they are, the others continue from their last checkpoint (their
+games.jsonl cut back to it first), and the files end up byte for byte as an uninterrupted sweep's.
 """
 
 from __future__ import annotations
@@ -34,7 +36,14 @@ from purestate.cli.common import (
     friendly,
     print_json,
 )
-from purestate.cli.selfplay import Seat, load_run_tables
+from purestate.cli.selfplay import (
+    Restored,
+    Seat,
+    outcome_of,
+    restore_run,
+    run_folder_of,
+    save_checkpoint,
+)
 from purestate.core.spec import SpecError
 from purestate.experiments.executors import executor
 from purestate.experiments.selfplay import Selfplay, summarize
@@ -48,55 +57,42 @@ from purestate.experiments.sweep import (
     run_name,
 )
 from purestate.io import plots
-from purestate.io.files import FileFormatError, read_json, write_atomic, write_json
-from purestate.io.tables import save_table
+from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
+from purestate.io.runs import clean_temporaries, run_folder
+
+SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
+"""What a sweep folder holds (``--force`` removes exactly these)."""
 
 
 def _run_dir(out: Path, run: Selfplay) -> Path:
     return out / "runs" / run_name(run)
 
 
-def _read_lines(path: Path, count: int) -> list[str]:
-    if not path.exists():
-        return []
-    return path.read_text(encoding="utf-8").splitlines()[:count]
-
-
-def _restore(out: Path, run: Selfplay) -> tuple[int, Any, list[int], int]:
-    """Where a run stands on disk: (games played, tables or None, outcomes, resignations)."""
-    d = _run_dir(out, run)
-    table_path = d / "table.json"
-    if not table_path.exists():
-        return 0, None, [], 0
+def _restore(out: Path, run: Selfplay) -> Restored:
+    """Where a run of the sweep stands on disk (its folder may not exist yet)."""
     try:
-        tables, played = load_run_tables(run, run.make_game(), table_path)
+        return restore_run(_run_dir(out, run), run, run.make_game())
     except FileFormatError as e:
         raise UserError(f"cannot continue the sweep: {e}") from None
-    lines = _read_lines(d / "games.jsonl", played)
-    if len(lines) != played:
-        raise UserError(f"{d / 'games.jsonl'}: fewer games than the checkpoint says; remove {d}")
-    # cut the log back to the checkpoint: games after it are played again, identically
-    write_atomic(d / "games.jsonl", "".join(line + "\n" for line in lines))
-    records = [json.loads(line) for line in lines]
-    outcomes = [{"win": 1, "draw": 0, "loss": -1}[r["result"]] for r in records]
-    resigned = sum(1 for r in records if r["resigned"] == run.seat)
-    return played, tables, outcomes, resigned
 
 
 def _write_chunk(out: Path, res: ChunkResult) -> None:
+    """Log a chunk's games, then commit its tables as the run's checkpoint."""
     run = res.run
     d = _run_dir(out, run)
     d.mkdir(parents=True, exist_ok=True)
-    game = run.make_game()
-    learner, opp = run.agents()
     with (d / "games.jsonl").open("a", encoding="utf-8") as log:
         for g in res.logs:
             log.write(json.dumps(g.record(run.seed, run.seat)) + "\n")
+        sync(log)
     played = res.start + len(res.outcomes)
-    if run.learning()[1 - run.seat] and not run.shared:
-        save_table(d / "opponent_table.json", game, opp, res.tables[1 - run.seat], 1 - run.seat,
-                   played)  # fmt: skip
-    save_table(d / "table.json", game, learner, res.tables[run.seat], run.seat, played)
+    save_checkpoint(d, run, run.make_game(), res.tables, played, played if res.refused else None)
+
+
+def _write_summary(out: Path, run: Selfplay, outcomes: list[int], resigned: int,
+                   refused_at: int | None, block: int) -> None:  # fmt: skip
+    summary = summarize(run, outcomes, resigned, int(refused_at is not None), refused_at, block)
+    write_json(_run_dir(out, run) / "summary.json", summary)
 
 
 def _csv(agg: list[dict[str, Any]]) -> str:
@@ -130,9 +126,15 @@ def sweep_command(
     checkpoint: Annotated[
         int, typer.Option(min=0, help="Save each run every N games (0: once, at its end).")
     ] = 500,
-    out: Annotated[Path, typer.Option(help="The sweep's folder (resumed if it exists).")] = Path(
-        "runs/sweep"
-    ),
+    out: Annotated[
+        Path | None, typer.Option(help="The sweep's folder (default: a new one in ./runs).")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue the sweep in this folder (same settings).")
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the sweep already in --out.")
+    ] = False,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=1, help="Local processes (default: all cores).")
     ] = default_jobs(),
@@ -141,7 +143,13 @@ def sweep_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the aggregate as JSON.")] = False,
 ) -> None:
-    """Run selfplay for every agent setting of a grid and every seed; aggregate the curves."""
+    """Run selfplay for every agent setting of a grid and every seed; aggregate the curves.
+
+    A folder that already holds a sweep is refused unless --resume continues it (complete runs are
+    kept, the others continue from their last checkpoint) or --force replaces it.
+    """
+    if force and resume is not None:
+        raise UserError("--force replaces a sweep and --resume continues it: give one of them")
     try:
         settings = [s for g in grid for s in expand_grid(g)]
         seed_list = parse_seeds(seeds)
@@ -151,23 +159,58 @@ def sweep_command(
     runs = [Selfplay(game, a, opponent, side, s) for a in settings for s in seed_list]
     for r in runs[: len(settings)]:
         r.learning()  # refuse a non-learner before any work starts
-    out.mkdir(parents=True, exist_ok=True)
+    folder, mode = run_folder_of(resume, out, "sweep")
     manifest = {"grid": settings, "seeds": list(seed_list), "opponent": opponent,
                 "game": game, "games": games, "seat": seat.value, "block": block}  # fmt: skip
-    mpath = out / "sweep.json"
-    if mpath.exists():
-        old = read_json(mpath)
-        if old != manifest:
+    with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
+        mpath = out / "sweep.json"
+        if mode == "resume" and read_json(mpath) != manifest:
             raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
-    else:
         write_json(mpath, manifest)
+        agg, done_before = _sweep(
+            out, runs, games, block, checkpoint, executor(jobs, dask), as_json
+        )
+        plots.mean_curves(out / "curves.png", agg, f"{game}: vs {opponent}, {len(seed_list)} seeds")
+    if as_json:
+        print_json({"runs": len(runs), "resumed_complete": done_before, "aggregate": agg})
+        return
+    t = Table(title=f"{len(runs)} runs ({done_before} already complete) in {out}")
+    t.add_column("agent", overflow="fold")
+    for col in ("seeds", "wins", "draws", "losses", "losses, last block"):
+        t.add_column(col, justify="right")
+    for a in agg:
+        tot = a["total"]
+        last = a["blocks"][-1]["losses"]
+        t.add_row(
+            a["agent"], str(len(a["seeds"])),
+            *(f"{tot[n]['mean']:.1%}±{(tot[n]['high'] - tot[n]['mean']):.1%}"
+              for n in ("wins", "draws", "losses")),
+            f"{last['mean']:.1%}±{(last['high'] - last['mean']):.1%}",
+        )  # fmt: skip
+    console.print(t)
+
+
+def _sweep(
+    out: Path, runs: list[Selfplay], games: int, block: int, checkpoint: int, ex: Any,
+    as_json: bool,
+) -> tuple[list[dict[str, Any]], int]:  # fmt: skip
+    """Play every run of the sweep to its end from where it stands; write and return the
+    aggregate, and how many runs were complete before."""
     state: dict[Selfplay, tuple[int, Any, list[int], int]] = {}
     for r in runs:
-        if not (_run_dir(out, r) / "summary.json").exists():
-            state[r] = _restore(out, r)
+        if (_run_dir(out, r) / "summary.json").exists():
+            clean_temporaries(_run_dir(out, r))
+            continue
+        restored = _restore(out, r)
+        outcomes = [outcome_of(rec) for rec in restored.records]
+        resigned = sum(1 for rec in restored.records if rec["resigned"] == r.seat)
+        if restored.games >= games or restored.refused_at is not None:
+            # killed after its last checkpoint but before its summary
+            _write_summary(out, r, outcomes, resigned, restored.refused_at, block)
+            continue
+        state[r] = (restored.games, restored.tables, outcomes, resigned)
     done_before = len(runs) - len(state)
     step = checkpoint or games
-    ex = executor(jobs, dask)
     total_games = sum(games - s[0] for s in state.values())
     progress = Progress(
         TextColumn("[bold]sweep[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -192,11 +235,8 @@ def sweep_command(
                 played = res.start + len(res.outcomes)
                 resigned += res.resigned
                 if played >= games or res.refused:
-                    summary = summarize(
-                        res.run, outcomes, resigned, int(res.refused),
-                        played if res.refused else None, block,
-                    )  # fmt: skip
-                    write_json(_run_dir(out, res.run) / "summary.json", summary)
+                    refused_at = played if res.refused else None
+                    _write_summary(out, res.run, outcomes, resigned, refused_at, block)
                     del state[res.run]
                 else:
                     state[res.run] = (played, res.tables, outcomes, resigned)
@@ -204,21 +244,4 @@ def sweep_command(
     agg = aggregate(summaries)
     write_json(out / "aggregate.json", agg)
     write_atomic(out / "aggregate.csv", _csv(agg))
-    plots.mean_curves(out / "curves.png", agg, f"{game}: vs {opponent}, {len(seed_list)} seeds")
-    if as_json:
-        print_json({"runs": len(runs), "resumed_complete": done_before, "aggregate": agg})
-        return
-    t = Table(title=f"{len(runs)} runs ({done_before} already complete) in {out}")
-    t.add_column("agent", overflow="fold")
-    for col in ("seeds", "wins", "draws", "losses", "losses, last block"):
-        t.add_column(col, justify="right")
-    for a in agg:
-        tot = a["total"]
-        last = a["blocks"][-1]["losses"]
-        t.add_row(
-            a["agent"], str(len(a["seeds"])),
-            *(f"{tot[n]['mean']:.1%}±{(tot[n]['high'] - tot[n]['mean']):.1%}"
-              for n in ("wins", "draws", "losses")),
-            f"{last['mean']:.1%}±{(last['high'] - last['mean']):.1%}",
-        )  # fmt: skip
-    console.print(t)
+    return agg, done_before

@@ -25,6 +25,9 @@ from attrs import frozen
 from purestate.core.spec import SpecError, parse_spec
 from purestate.experiments.selfplay import GameLog, Selfplay
 
+MAX_SEEDS = 100_000
+"""The most seeds one sweep takes (checked before the list is made)."""
+
 
 def parse_seeds(text: str) -> tuple[int, ...]:
     """Seeds from ``"0-31"``, ``"1,5,9"`` or ``"0-3,10"`` (ranges inclusive).
@@ -42,6 +45,8 @@ def parse_seeds(text: str) -> tuple[int, ...]:
         hi = int(m.group(2)) if m.group(2) is not None else lo
         if hi < lo:
             raise SpecError(f"seeds {text!r}: the range {part} runs backwards")
+        if len(seeds) + hi - lo + 1 > MAX_SEEDS:
+            raise SpecError(f"seeds {text!r}: more than {MAX_SEEDS:,} seeds")
         seeds.extend(range(lo, hi + 1))
     if len(set(seeds)) != len(seeds):
         raise SpecError(f"seeds {text!r}: a seed is repeated")

@@ -29,6 +29,9 @@ def open_atomic(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); the result should have the permissions any new
+        # file gets here, as if it had been written in place
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
             f.flush()
@@ -39,15 +42,33 @@ def open_atomic(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
         raise
 
 
+def _umask() -> int:
+    # the only way to read the umask is to set it; set it straight back
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (see ``open_atomic``)."""
     with open_atomic(path) as f:
         f.write(text)
 
 
+def json_text(data: Any) -> str:
+    """The text purestate writes for a JSON document (one line per item, a final newline)."""
+    return json.dumps(data, indent=1) + "\n"
+
+
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically."""
-    write_atomic(path, json.dumps(data, indent=1) + "\n")
+    write_atomic(path, json_text(data))
+
+
+def sync(f: IO[Any]) -> None:
+    """Push what was written to an open file onto the disk (before a checkpoint counts on it)."""
+    f.flush()
+    os.fsync(f.fileno())
 
 
 def read_text(path: Path) -> str:

@@ -9,6 +9,7 @@ naming the file and what is wrong; nothing is ever written over it by a failed l
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,9 @@ def table_json(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games:
     body = p.table_to_json(game, table)
     if not isinstance(body, dict) or any(k in body for k in _RESERVED):
         raise TypeError(f"{agent.spec}: table_to_json must return a dict without {_RESERVED}")
+    # A persistent map iterates in an order that depends on how it was built; sorted keys make
+    # the file a function of the table's value, so a resumed run writes the same bytes.
+    body = json.loads(json.dumps(body, sort_keys=True))
     return {
         "format": p.table_format,
         "game": game.spec.name,

@@ -1,0 +1,319 @@
+"""Run folders (shell side): one writer at a time, checkpoints that appear whole, logs cut to them.
+
+A run folder is what ``selfplay`` (and each run of a ``sweep``) writes: tables, ``games.jsonl``,
+``summary.json``, pictures. Three rules keep it trustworthy:
+
+- **One owner.** ``run_folder`` takes a lock file (``.lock``, holding the owner's pid) for as long
+  as a command writes; a second process is refused at once with one line naming the folder. The
+  lock is an ``flock`` on that file, so a killed owner never leaves the folder locked.
+- **Nothing replaced by accident.** A new run refuses a non-empty folder unless the command says
+  ``resume`` (continue it) or ``force`` (replace it; only the files purestate writes are removed,
+  and a folder holding anything else is refused).
+- **Checkpoints appear as a set.** ``commit`` writes every file of a checkpoint (all tables) to a
+  pending name, then ``checkpoint.json`` (the commit point: game count, log length, a digest of
+  each file) atomically, then moves the pending files into place. ``recover`` finishes a commit a
+  kill interrupted, or refuses a folder whose files disagree with its checkpoint. The games log
+  may run ahead of the checkpoint; ``cut_log`` cuts it back (games after a checkpoint are played
+  again, identically, because game ``i`` always uses the key ``fold_in(key(seed), i)``).
+
+Temporary files left by a kill are removed when the folder is next opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from purestate.io.files import FileFormatError, read_json, write_json
+
+LOCK = ".lock"
+CHECKPOINT = "checkpoint.json"
+CHECKPOINT_FORMAT = "purestate.checkpoint/1"
+_PENDING = ".pending.tmp"
+
+Mode = Literal["new", "resume", "force"]
+
+
+class RunFolderError(FileFormatError):
+    """A run folder that cannot be used as asked (in use, not empty, inconsistent): one line."""
+
+
+def describe_os_error(path: Path, e: OSError) -> str:
+    """One line for an OS error on ``path``: the path and the system's words for it."""
+    reason = os.strerror(e.errno) if e.errno else e.__class__.__name__
+    if e.errno == errno.ENAMETOOLONG:
+        reason = "the path is too long"
+    return f"{path}: {reason}"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _holder(lock: Path) -> str:
+    try:
+        pid = int(lock.read_text(encoding="ascii").strip() or "0")
+    except (OSError, ValueError):
+        return "another process"
+    return f"process {pid}" if pid and _pid_alive(pid) else "another process"
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the folder's lock file for the duration of the block."""
+    path = folder / LOCK
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise RunFolderError(f"cannot write in {describe_os_error(folder, e)}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RunFolderError(
+                f"{folder} is in use by {_holder(path)}; wait for it to finish or stop it"
+            ) from None
+        # The file may have been unlinked by its previous owner between our open and our lock:
+        # then we hold a lock nobody else can see, so try again on the file that is there now.
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        os.close(fd)
+
+
+def clean_temporaries(folder: Path) -> None:
+    """Remove the temporary files an interrupted atomic write left behind."""
+    for p in folder.glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            p.unlink()
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.name != LOCK)
+
+
+@contextlib.contextmanager
+def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Path]:
+    """Open ``folder`` for a command that writes a run into it.
+
+    Args:
+        folder: The run folder (created when missing).
+        mode: ``"new"``: the folder must be missing or empty; ``"resume"``: it must hold a run to
+            continue; ``"force"``: whatever run it holds is removed first.
+        owned: The names of the files and folders this command writes; ``force`` removes those and
+            refuses a folder that holds anything else.
+
+    Yields:
+        The folder, locked against other processes, with any interrupted checkpoint finished and
+        temporary files removed. If the block fails, the folders created here that are still
+        empty are removed: no empty run folder is left behind.
+
+    Raises:
+        RunFolderError: one line saying what is wrong and what would work.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise RunFolderError(f"{folder} is a file, not a folder")
+    created = [p for p in (folder, *folder.parents) if not p.exists()]  # deepest first
+    try:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            message = f"cannot create the folder {describe_os_error(folder, e)}"
+            raise RunFolderError(message) from None
+        with _locked(folder):
+            if mode == "resume":
+                recover(folder)  # before cleaning: a checkpoint's pending files finish it
+            clean_temporaries(folder)
+            entries = _entries(folder)
+            if mode == "new" and entries:
+                raise RunFolderError(
+                    f"{folder} already holds a run: add --resume {folder} to continue it, "
+                    "or --force to replace it"
+                )
+            if mode == "resume" and not entries:
+                raise RunFolderError(f"{folder} holds no run to resume")
+            if mode == "force":
+                foreign = [p.name for p in entries if p.name not in owned]
+                if foreign:
+                    raise RunFolderError(
+                        f"{folder} holds files purestate did not write ({foreign[0]}); "
+                        "--force only replaces a run folder: choose another folder"
+                    )
+                for p in entries:
+                    if p.is_dir() and not p.is_symlink():
+                        shutil.rmtree(p)
+                    else:
+                        p.unlink()
+            yield folder
+    except BaseException:
+        for p in created:  # rmdir removes only what is still empty
+            try:
+                p.rmdir()
+            except OSError as e:
+                if e.errno not in (errno.ENOENT, errno.ENAMETOOLONG):  # never made: go on up
+                    break
+        raise
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        return _digest(path.read_bytes())
+    except FileNotFoundError:
+        return None
+
+
+def _pending(folder: Path, name: str) -> Path:
+    return folder / f".{name}{_PENDING}"
+
+
+def commit(folder: Path, files: Mapping[str, str], meta: Mapping[str, Any]) -> None:
+    """Make a checkpoint visible all at once: the text files in ``files`` and ``meta``.
+
+    ``meta`` (for example ``{"games": 500}``) is stored in ``checkpoint.json`` with a digest of each
+    file. A kill at any moment leaves either the previous checkpoint or this one (``recover``
+    finishes the file moves that follow the commit point).
+    """
+    digests = {}
+    for name, text in files.items():
+        data = text.encode("utf-8")
+        _write_durably(_pending(folder, name), data)
+        digests[name] = _digest(data)
+    write_json(folder / CHECKPOINT, {"format": CHECKPOINT_FORMAT, **meta, "files": digests})
+    for name in files:
+        os.replace(_pending(folder, name), folder / name)
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def recover(folder: Path) -> dict[str, Any] | None:
+    """The folder's checkpoint, after finishing a commit that a kill interrupted.
+
+    Returns:
+        The checkpoint's data (``meta`` as committed, and ``files``), or None if there is none.
+
+    Raises:
+        RunFolderError: a file of the checkpoint is missing or differs from what was committed.
+    """
+    path = folder / CHECKPOINT
+    if not path.exists():
+        return None
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{path}: not a purestate checkpoint ({CHECKPOINT_FORMAT})")
+    files = data.get("files")
+    if data.get("format") != CHECKPOINT_FORMAT or not isinstance(files, dict):
+        raise RunFolderError(f"{path}: not a purestate checkpoint ({CHECKPOINT_FORMAT})")
+    for name, want in files.items():
+        target = folder / name
+        if _file_digest(target) == want:
+            continue
+        pending = _pending(folder, name)
+        if _file_digest(pending) == want:
+            os.replace(pending, target)
+            continue
+        what = "is missing" if not target.exists() else "does not match"
+        raise RunFolderError(
+            f"{target} {what} the checkpoint in {path}; the run cannot be resumed "
+            "(--force starts it again)"
+        )
+    return dict(data)
+
+
+def cut_log(path: Path, games: int, seed: int) -> list[dict[str, Any]]:
+    """Cut a games log back to its first ``games`` records and return them.
+
+    Lines past ``games`` (games played after the last checkpoint, or a line cut short by a kill)
+    are dropped; the records kept must be games ``0 .. games - 1`` of the run with ``seed``.
+
+    Raises:
+        RunFolderError: the log is shorter than the checkpoint, or does not belong to the run.
+    """
+    lines: list[bytes] = []
+    if path.exists():
+        with path.open("rb") as f:
+            for _ in range(games):
+                line = f.readline()
+                if not line.endswith(b"\n"):
+                    break
+                lines.append(line)
+    if len(lines) < games:
+        raise RunFolderError(
+            f"{path}: {len(lines)} games logged but the checkpoint has {games}; "
+            "the run cannot be resumed (--force starts it again)"
+        )
+    records = []
+    for i, line in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict) or record.get("index") != i or record.get("seed") != seed:
+            raise RunFolderError(f"{path}: line {i + 1} is not game {i} of this run (seed {seed})")
+        records.append(record)
+    if path.exists() and path.stat().st_size != sum(map(len, lines)):
+        with path.open("r+b") as f:
+            f.truncate(sum(map(len, lines)))
+            f.flush()
+            os.fsync(f.fileno())
+    return records
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    """A run's manifest (what was asked for: game, agents, seed, games), or None if missing."""
+    if not path.exists():
+        return None
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{path}: not a purestate run manifest")
+    return dict(data)
+
+
+def check_manifest(path: Path, want: Mapping[str, Any], fields: Collection[str]) -> None:
+    """Refuse to continue a run whose manifest differs from ``want`` in any of ``fields``."""
+    have = read_manifest(path)
+    if have is None:
+        return
+    for field in fields:
+        if have.get(field) != want.get(field):
+            raise RunFolderError(
+                f"{path.parent} is a run with {field} {have.get(field)!r}, not "
+                f"{want.get(field)!r}: resume it with the same settings, or use another folder"
+            )
