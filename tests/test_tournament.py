@@ -124,10 +124,10 @@ def test_cli_json_is_the_same_for_any_number_of_jobs() -> None:
 
 def test_cli_writes_files_and_a_table(tmp_path: Path) -> None:
     args = ["tournament", "-g", "tictactoe", "-a", "random", "-a", "random", "-n", "2"]
-    result = runner.invoke(app, [*args, "--seed", "1", "--out", str(tmp_path)])
+    folder = tmp_path / "t"
+    result = runner.invoke(app, [*args, "--seed", "1", "--out", str(folder)])
     assert result.exit_code == 0, result.output
     assert "Elo" in result.stdout
-    folder = tmp_path / "tournament-001"
     summary = json.loads((folder / "standings.json").read_text())
     assert summary["seed"] == 1
     assert (folder / "pairs.csv").read_text().startswith("agent,opponent,wins")
@@ -135,6 +135,13 @@ def test_cli_writes_files_and_a_table(tmp_path: Path) -> None:
     assert len(games) == 2
     first = json.loads(games[0])
     purestate.replay(TTT, [int(m) for m in first["moves"]])
+    # the folder is a run folder: not replaced without --force
+    again = runner.invoke(app, [*args, "--seed", "2", "--out", str(folder)])
+    assert again.exit_code == 2 and "--force" in again.output
+    assert json.loads((folder / "standings.json").read_text())["seed"] == 1
+    again = runner.invoke(app, [*args, "--seed", "2", "--out", str(folder), "--force"])
+    assert again.exit_code == 0, again.output
+    assert json.loads((folder / "standings.json").read_text())["seed"] == 2
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -14,6 +15,7 @@ from rich.table import Table
 
 from purestate.cli import app, common
 from purestate.cli.common import (
+    MAX_GAMES,
     UserError,
     agent_from,
     choose_seed,
@@ -21,12 +23,15 @@ from purestate.cli.common import (
     err_console,
     friendly,
     game_from,
-    new_run_dir,
     print_json,
 )
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
+from purestate.io.runs import run_folder
+
+TOURNAMENT_FILES = ("standings.json", "pairs.csv", "games.jsonl")
+"""What a tournament folder holds (``--force`` removes exactly these)."""
 
 
 @app.command(
@@ -45,7 +50,9 @@ def tournament_command(
             help="Agent specs: --agents SPEC SPEC [SPEC ...] (or repeat --agents).",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per pair.")] = 10,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games per pair.")
+    ] = 10,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed if omitted).")] = None,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Local worker processes (default: all cores).")
@@ -55,8 +62,11 @@ def tournament_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write standings and games under this folder.")
+        Path | None, typer.Option("--out", help="Write standings and games into this folder.")
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the tournament already in --out.")
+    ] = False,
 ) -> None:
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
@@ -79,6 +89,30 @@ def tournament_command(
     names = [a.spec for a in entrants]
     seed = choose_seed(seed)
     plan = schedule(the_game, entrants, games, seed)
+    # the folder is opened (and locked) before the games, so a bad --out costs no games
+    folder = (
+        run_folder(out, "force" if force else "new", TOURNAMENT_FILES)
+        if out is not None
+        else contextlib.nullcontext(None)
+    )
+    with folder as written:
+        summary, results = _play(the_game, game, names, entrants, plan, games, seed, jobs, dask,
+                                 as_json)  # fmt: skip
+        if written is not None:
+            write_json(written / "standings.json", summary)
+            write_atomic(written / "pairs.csv", _pairs_csv(summary))
+            write_atomic(written / "games.jsonl", _games_jsonl(the_game, names, results, seed))
+            err_console.print(f"wrote {written}")
+    if as_json:
+        print_json(summary)
+        return
+    _show(summary)
+
+
+def _play(the_game: Any, game: str, names: list[str], entrants: list[Any], plan: Any, games: int,
+          seed: int, jobs: int, dask: str | None, as_json: bool,
+          ) -> tuple[dict[str, Any], list[GameResult]]:  # fmt: skip
+    """Play the plan: the summary, and every game's result for the games log."""
     with Progress(
         TextColumn("[bold]tournament"),
         BarColumn(),
@@ -93,18 +127,7 @@ def tournament_command(
             play_job, plan, lambda done, total: bar.update(task, completed=done)
         )
     table = standings(len(entrants), results, seed=seed)
-    summary = _summary(game, names, games, seed, table)
-    if out is not None:
-        folder = new_run_dir(out, "tournament")
-        folder.mkdir(parents=True)
-        write_json(folder / "standings.json", summary)
-        write_atomic(folder / "pairs.csv", _pairs_csv(summary))
-        write_atomic(folder / "games.jsonl", _games_jsonl(the_game, names, results, seed))
-        err_console.print(f"wrote {folder}")
-    if as_json:
-        print_json(summary)
-        return
-    _show(summary)
+    return _summary(game, names, games, seed, table), results
 
 
 def _summary(
