@@ -27,6 +27,9 @@ R = TypeVar("R")
 MAX_GAMES = 10**8
 """The most games one command plays (a bound checked before anything is allocated)."""
 
+MAX_JOBS = 256
+"""The most worker processes one command starts."""
+
 console = Console()
 err_console = Console(stderr=True)
 

@@ -29,6 +29,8 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
+    MAX_GAMES,
+    MAX_JOBS,
     UserError,
     console,
     default_jobs,
@@ -120,11 +122,16 @@ def sweep_command(
     seeds: Annotated[str, typer.Option(help="Seeds, e.g. 0-31 or 0,4,9.")] = "0-7",
     opponent: Annotated[str, typer.Option(help="Opponent spec, or 'self'.")] = "rules:p=0.7",
     game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
-    games: Annotated[int, typer.Option(min=1, help="Games per run.")] = 2000,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per run.")] = 2000,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
-    block: Annotated[int, typer.Option(min=1, help="Games per block in the curves.")] = 100,
+    block: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the curves.")
+    ] = 100,
     checkpoint: Annotated[
-        int, typer.Option(min=0, help="Save each run every N games (0: once, at its end).")
+        int,
+        typer.Option(
+            min=0, max=MAX_GAMES, help="Save each run every N games (0: once, at its end)."
+        ),
     ] = 500,
     out: Annotated[
         Path | None, typer.Option(help="The sweep's folder (default: a new one in ./runs).")
@@ -136,7 +143,10 @@ def sweep_command(
         bool, typer.Option("--force", help="Replace the sweep already in --out.")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, help="Local processes (default: all cores).")
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, max=MAX_JOBS, help="Local processes (default: all cores)."
+        ),
     ] = default_jobs(),
     dask: Annotated[
         str | None, typer.Option(help="Address of a Dask scheduler to run on instead.")

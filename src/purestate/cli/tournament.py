@@ -16,6 +16,7 @@ from rich.table import Table
 from purestate.cli import app, common
 from purestate.cli.common import (
     MAX_GAMES,
+    MAX_JOBS,
     UserError,
     agent_from,
     choose_seed,
@@ -55,7 +56,10 @@ def tournament_command(
     ] = 10,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed if omitted).")] = None,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Local worker processes (default: all cores).")
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, max=MAX_JOBS, help="Local worker processes (default: all cores)."
+        ),
     ] = common.default_jobs(),
     dask: Annotated[
         str | None, typer.Option("--dask", help="Run on the Dask scheduler at this address.")
