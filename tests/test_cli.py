@@ -198,3 +198,18 @@ def test_games_and_agents_list_every_registered_name() -> None:
     assert code == 0 and [a["name"] for a in json.loads(text)] == list(purestate.agents())
     menace = next(a for a in json.loads(text) if a["name"] == "menace")
     assert "preset" in menace["options"]
+
+
+def test_version() -> None:
+    import purestate
+
+    code, text = run("--version")
+    assert code == 0 and text.strip() == f"purestate {purestate.__version__}"
+
+
+def test_usage_errors_are_one_line() -> None:
+    for args in (["selfplay", "--games", str(10**23)], ["selfplay", "--bogus"],
+                 ["evaluate"], ["sweep", "--grid", "menace", "--jobs", "0"]):  # fmt: skip
+        code, text = run(*args)
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        assert code == 2 and len(lines) == 1 and lines[0].startswith("error:"), (args, text)

@@ -55,4 +55,4 @@ __all__ = [
     "train",
     "wilson",
 ]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
