@@ -213,3 +213,12 @@ def test_usage_errors_are_one_line() -> None:
         code, text = run(*args)
         lines = [ln for ln in text.splitlines() if ln.strip()]
         assert code == 2 and len(lines) == 1 and lines[0].startswith("error:"), (args, text)
+
+
+def test_the_cli_reference_is_the_help() -> None:
+    from purestate.cli.reference import markdown
+
+    page = Path(__file__).parent.parent / "docs" / "cli.md"
+    assert page.read_text(encoding="utf-8") == markdown(), (
+        "docs/cli.md is stale: python -m purestate.cli.reference > docs/cli.md"
+    )
