@@ -3,9 +3,12 @@ random_sim_test): random playouts through the public API, checking the protocol'
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import purestate
 from purestate.core import keys
@@ -123,3 +126,68 @@ def test_render_and_move_text(game: Game[Any, Any]) -> None:
     assert isinstance(game.render(s), str) and game.render(s)
     for m in game.legal(s):
         assert game.parse_move(s, game.format_move(m)) == m
+
+
+def _lookalikes(move: Any) -> list[Any]:
+    """Objects that resemble ``move`` without being it: the same number as a bool, float or
+    text, the move in a tuple, and for an int the negative index of the same table slot."""
+    out: list[Any] = [str(move), (move,)]
+    if type(move) is int:
+        out += [float(move), -1 - move, -move]
+        if move in (0, 1):
+            out.append(bool(move))
+    return out
+
+
+def _odd_moves(seen: Sequence[Any]) -> st.SearchStrategy[Any]:
+    """Objects a caller might pass as a move: ints of any size and sign, bools, floats, text,
+    None, tuples, the moves ``seen`` in this and other positions, and look-alikes of them."""
+    near = st.integers(-200, 200)
+    return st.one_of(
+        near,
+        st.integers(),
+        st.sampled_from((-(2**64), -(10**30), 2**63 - 1, 2**64, 10**30)),
+        st.booleans(),
+        st.floats(),
+        st.text(max_size=4),
+        st.none(),
+        st.tuples(near),
+        st.tuples(near, near),
+        st.sampled_from(seen),
+        st.sampled_from(seen).flatmap(lambda m: st.sampled_from(_lookalikes(m))),
+    )
+
+
+def _step_or_refuse(game: Game[Any, Any], state: Any, move: Any) -> None:
+    """``move`` is one of ``legal(state)`` (same type and value) and steps, or it raises
+    ``IllegalMove`` with a one-line reason: no other exception, no silent success."""
+    if any(type(move) is type(m) and move == m for m in game.legal(state)):
+        game.step(state, move)
+        return
+    with pytest.raises(IllegalMove) as refused:
+        game.step(state, move)
+    reason = str(refused.value)
+    assert reason and "\n" not in reason
+
+
+@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), seeds=st.tuples(st.integers(0, 2**32), st.integers(0, 2**32)))
+def test_step_takes_exactly_the_legal_moves(
+    name: str, params: dict[str, Any], data: st.DataObject, seeds: tuple[int, int]
+) -> None:
+    game = purestate.make(name, **params)
+    states = _random_game(game, keys.key(seeds[0]))
+    others = states + _random_game(game, keys.key(seeds[1]))
+    seen = sorted({m for s in others for m in game.legal(s)}, key=repr)
+    # the start (every move open) and a drawn position of a random game, maybe the last
+    for state in (states[0], data.draw(st.sampled_from(states), label="state")):
+        moves = data.draw(st.lists(_odd_moves(seen), min_size=1, max_size=12), label="moves")
+        for m in moves:
+            _step_or_refuse(game, state, m)
+        # memoised rules (tic-tac-toe keeps each position's children) must check before the
+        # memo, so the same objects again once every child of the position is cached
+        for m in game.legal(state):
+            game.step(state, m)
+        for m in moves:
+            _step_or_refuse(game, state, m)

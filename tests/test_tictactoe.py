@@ -93,6 +93,22 @@ def test_scripted_game_and_errors() -> None:
         GAME.decode("XXXXXXXXX")
 
 
+def test_cached_children_do_not_take_lookalike_moves() -> None:
+    # the memo of children is a list: -1 would read square 8 and True square 1 once cached
+    s = GAME.initial()
+    GAME.step(s, 8)
+    GAME.step(s, 1)
+    with pytest.raises(
+        IllegalMove, match=r"^-1 is not a move of tictactoe \(moves are ints 0-8\)$"
+    ):
+        GAME.step(s, -1)
+    with pytest.raises(IllegalMove, match=r"^True is not a move of tictactoe"):
+        GAME.step(s, True)  # type: ignore[arg-type]
+    for bad in (1.0, "1", None, 9, 2**70):
+        with pytest.raises(IllegalMove, match="is not a move of tictactoe"):
+            GAME.step(s, bad)  # type: ignore[arg-type]
+
+
 def test_openspiel_agrees_on_random_playouts() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     ref = pyspiel.load_game("tic_tac_toe")

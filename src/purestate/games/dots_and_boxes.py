@@ -317,15 +317,19 @@ class DotsAndBoxes:
         return (float(d), float(-d))
 
     def step(self, state: State, move: int) -> State:
-        """Draw line ``move``; the mover keeps the turn iff it completes a box."""
-        try:
-            if not 0 <= move < self._num_lines:
-                raise IllegalMove(f"{move!r} is not a line (lines are 0-{self._num_lines - 1})")
-            bit = 1 << move  # TypeError for a float
-        except TypeError:
+        """Draw line ``move``; the mover keeps the turn iff it completes a box.
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)``: a plain int (not a bool)
+                naming an undrawn line.
+        """
+        # a bool is an int to Python: without the type test True would draw line 1
+        if type(move) is not int or not 0 <= move < self._num_lines:
             raise IllegalMove(
-                f"{move!r} is not a line (lines are 0-{self._num_lines - 1})"
-            ) from None
+                f"{move!r} is not a move of dots_and_boxes "
+                f"(moves are line ids, ints 0-{self._num_lines - 1})"
+            )
+        bit = 1 << move
         lines = state.lines
         if lines & bit:
             if lines == self._full:

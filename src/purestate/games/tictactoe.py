@@ -158,18 +158,21 @@ class TicTacToe:
         return (node or _node(state)).returns
 
     def step(self, state: State, move: int) -> State:
-        """Put the mover's mark on square ``move``."""
+        """Put the mover's mark on square ``move``.
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)``: a plain int (not a bool)
+                naming an empty square of a game that is not over.
+        """
         node = _NODES.get(state) or _node(state)
-        try:
-            child = node.children[move]
-        except (IndexError, TypeError):
-            raise IllegalMove(f"{move!r} is not a square (squares are 0-8)") from None
+        # checked before the memo: a list index would take -1 as square 8 and True as square 1
+        if type(move) is not int or not 0 <= move <= 8:
+            raise IllegalMove(f"{move!r} is not a move of tictactoe (moves are ints 0-8)")
+        child = node.children[move]
         if child is not None:
             return child
         if node.over:
             raise IllegalMove("the game is over")
-        if move < 0:
-            raise IllegalMove(f"{move!r} is not a square (squares are 0-8)")
         bit = 1 << move
         if (state.x | state.o) & bit:
             raise IllegalMove(f"square {move} is taken")

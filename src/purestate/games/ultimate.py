@@ -194,8 +194,10 @@ def playable_boards(state: State) -> tuple[int, ...]:
 
 def _why_illegal(state: State, move: object) -> str | None:
     """Why ``move`` is not legal in ``state``, or None if it is."""
-    if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 81:
-        return f"{move!r} is not a move (moves are board * 9 + cell, 0-80)"
+    if type(move) is not int or not 0 <= move < 81:
+        return (
+            f"{move!r} is not a move of ultimate_tictactoe (moves are ints board * 9 + cell, 0-80)"
+        )
     if _over(state):
         return "the game is over"
     b, c = _MOVE_BOARD[move], _MOVE_CELL[move]
@@ -312,18 +314,17 @@ class UltimateTicTacToe:
         return (0.0, 0.0)
 
     def step(self, state: State, move: int) -> State:
-        """Put the mover's mark on ``move`` (= board * 9 + cell)."""
-        try:
-            b = _MOVE_BOARD[move]
-        except (IndexError, TypeError):
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move") from None
+        """Put the mover's mark on ``move`` (= board * 9 + cell).
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)`` (a plain int, not a bool).
+        """
+        # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
+        if type(move) is not int or not 0 <= move < 81:
+            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move")
+        b = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
-        if (
-            move < 0
-            or (b != t if t >= 0 else t == GAME_OVER)
-            or boards >> (18 + b) & 1
-            or (x | o) >> move & 1
-        ):
+        if (b != t if t >= 0 else t == GAME_OVER) or boards >> (18 + b) & 1 or (x | o) >> move & 1:
             raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not legal here")
         shift = 9 * b
         if state.to_move == 0:

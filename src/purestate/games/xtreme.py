@@ -234,8 +234,11 @@ def _boards_text(boards: tuple[int, ...]) -> str:
 
 def _why_illegal(state: State, move: object) -> str | None:
     """Why ``move`` is not legal in ``state``, or None if it is."""
-    if not isinstance(move, int) or not 0 <= move < 162:
-        return f"{move!r} is not a move (moves are (k * 9 + position) * 9 + cell, 0-161)"
+    if type(move) is not int or not 0 <= move < 162:
+        return (
+            f"{move!r} is not a move of xtreme_tictactoe "
+            "(moves are ints (k * 9 + position) * 9 + cell, 0-161)"
+        )
     if _over(state):
         return "the game is over"
     sb, c = _MOVE_BOARD[move], _MOVE_CELL[move]
@@ -387,15 +390,18 @@ class XtremeTicTacToe:
         return (v, -v)
 
     def step(self, state: State, move: int) -> State:
-        """Put the mover's mark on ``move`` (= (k * 9 + position) * 9 + cell)."""
-        try:
-            sb = _MOVE_BOARD[move]
-        except (IndexError, TypeError):
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move") from None
+        """Put the mover's mark on ``move`` (= (k * 9 + position) * 9 + cell).
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)`` (a plain int, not a bool).
+        """
+        # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
+        if type(move) is not int or not 0 <= move < 162:
+            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move")
+        sb = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
         if (
-            move < 0
-            or (sb != t and sb != t + 9 if t >= 0 else t == GAME_OVER)
+            (sb != t and sb != t + 9 if t >= 0 else t == GAME_OVER)
             or boards >> (36 + sb) & 1
             or (x | o) >> move & 1
         ):

@@ -275,11 +275,17 @@ class Tron:
         return (0.0, 0.0)
 
     def step(self, state: State, move: int) -> State:
-        """Play ``move`` (0-3 = U, D, L, R) for the player to move."""
+        """Play ``move`` (0-3 = U, D, L, R) for the player to move.
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)``: a plain int 0-3 (not a bool,
+                which ``in MOVES`` would take for 0 or 1, nor a float, which the simultaneous
+                rules would store as the pending move) while the game runs.
+        """
         if state.outcome != RUNNING:
             raise IllegalMove("the game is over")
-        if move not in MOVES:
-            raise IllegalMove(f"{move!r} is not a move (moves are 0-3: U, D, L, R)")
+        if type(move) is not int or not 0 <= move <= 3:
+            raise IllegalMove(f"{move!r} is not a move of tron (moves are ints 0-3: U, D, L, R)")
         p = state.to_move
         blocked = state.blocked
         if self.rules == "alternating":
