@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import purestate
 from purestate.core import keys
+from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
 
 
@@ -50,6 +51,15 @@ def game(request: pytest.FixtureRequest) -> Game[Any, Any]:
 def test_spec_names_the_game(game: Game[Any, Any]) -> None:
     assert game.spec.name in purestate.games()
     assert game.spec.num_players == 2
+
+
+def test_spec_declares_a_bound_and_a_default_opponent_that_plays_it(
+    game: Game[Any, Any],
+) -> None:
+    # whole-game algorithms refuse a game without a bound, so every registered game has one
+    assert isinstance(game.spec.positions, int) and game.spec.positions > 0
+    opponent = purestate.agent(game.spec.default_opponent)
+    check_game(opponent, game)  # `purestate play GAME` must not open with a refusal
 
 
 def test_playouts_keep_the_protocol(game: Game[Any, Any]) -> None:

@@ -30,7 +30,8 @@ class BonusNim:
 
     @property
     def spec(self) -> GameSpec:
-        return GameSpec("bonus_nim", 2, self.pile)
+        # (counters left, player to move, last mover): at most (pile + 1) · 2 · 3 positions
+        return GameSpec("bonus_nim", 2, self.pile, positions=(self.pile + 1) * 6)
 
     def initial(self) -> tuple[int, int, int]:
         return (self.pile, 0, -1)
@@ -237,7 +238,9 @@ class GridNim(BonusNim):
 
     @property
     def spec(self) -> GameSpec:
-        return GameSpec("grid_nim", 2, self.rows * self.cols)
+        return GameSpec(
+            "grid_nim", 2, self.rows * self.cols, positions=(self.rows * self.cols + 1) * 6
+        )
 
     def format_move(self, m: int) -> str:
         return str(m)

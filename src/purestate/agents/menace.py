@@ -11,6 +11,10 @@ forced last move played automatically, finished games skipped (1 + 12 + 108 + 18
 beads are 4/3/2/1 by MENACE's move number. ``preset=scroggs`` is Matthew Scroggs' online MENACE:
 8/4/2/1 beads and one bead colour per symmetry-distinct move.
 
+MENACE needs a box for every position it can face, so on a game with more positions than
+``purestate.solve.bounds.POSITION_LIMIT`` (ultimate tic-tac-toe, Tron, dots and boxes beyond six
+boxes) it refuses at once, with one line, instead of enumerating for ever.
+
 When a box is empty MENACE follows ``empty``: ``resign`` (Scroggs; the game is a loss, the earlier
 moves are punished, and an empty *first* box means MENACE refuses to play), ``refill`` (the box
 is refilled with its initial beads, as skeeto's menace-lua does) or ``floor`` (a bead count never
@@ -34,6 +38,7 @@ from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import Key, weighted_index
 from purestate.core.spec import SpecError, build, format_spec
+from purestate.solve.bounds import require_whole_game
 
 Preset = Literal["michie", "scroggs"]
 SymmetricMoves = Literal["dedupe", "all"]
@@ -65,6 +70,16 @@ class Box:
 
 def _as_pmap(boxes: Any) -> PMap[str, PMap[Any, int]]:
     return boxes if isinstance(boxes, PMap) else pmap({k: pmap(v) for k, v in boxes.items()})
+
+
+def require_enumerable(game: Game[Any, Any]) -> None:
+    """Refuse at once (``TooLarge``) a game with too many positions for a matchbox each."""
+    require_whole_game(
+        game,
+        "menace",
+        "a matchbox for every position it can face",
+        "qlearning (which keeps only the positions it meets) or mcts",
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -101,7 +116,11 @@ def matchboxes(
     A box is made for each canonical, non-terminal position reachable from the start where
     ``seat`` is to move and more than one move is legal (any number with ``include_forced``).
     Pure and memoised: the result depends only on its arguments.
+
+    Raises:
+        TooLarge: at once, before the walk, if the game is too large to enumerate.
     """
+    require_enumerable(game)
     start = game.initial()
     # the stage of a position is 1 + the number of moves ``seat`` made to reach it
     stage_of: dict[Any, int] = {start: 1}
@@ -216,6 +235,10 @@ class Menace:
     def dedupe(self) -> bool:
         """Whether symmetric moves share a bead colour."""
         return self.symmetric_moves == "dedupe"
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse at once (``TooLarge``) a game with too many positions for a box each."""
+        require_enumerable(game)
 
     def boxes_for(self, game: Game[Any, Any], seat: int) -> tuple[Box, ...]:
         """The matchboxes this configuration needs to play ``seat``."""

@@ -13,6 +13,9 @@ matters a great deal to a learner trained against it (reference/menace.md §5):
 
 The agent is registered twice, as ``perfect`` and as ``solver`` (the name dots-and-boxes users
 know); both are the same player and print the name they were made with.
+
+It needs the whole game solved, so on a game too large for that (``purestate.solve.bounds``) its
+``initial_table`` (and ``check_game``) refuses at once with one line naming what to play instead.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, below
 from purestate.core.spec import format_spec
-from purestate.solve import solve
+from purestate.solve import require_solvable, solve
 
 Tiebreak = Literal["random", "first", "fastest"]
 
@@ -77,8 +80,17 @@ class Perfect(FixedPolicy):
         """The spec string, under the name this agent was registered with."""
         return format_spec(self.name, self)
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse at once (``TooLarge``) a game too large to solve."""
+        require_solvable(game, self.name)
+
     def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
-        """No table (solving the game happens here, so the first move is not the slow one)."""
+        """No table (solving the game happens here, so the first move is not the slow one).
+
+        Raises:
+            TooLarge: at once, before any search, if the game is too large to solve.
+        """
+        self.check_game(game)
         solve(game)
         return None
 

@@ -12,6 +12,7 @@ from purestate.cli import app
 from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
 from purestate.io.solutions import load_or_solve
 from purestate.io.tables import load_table
+from purestate.solve import require_solvable
 from purestate.solve.analysis import analyze_table
 
 
@@ -29,6 +30,7 @@ def analyze_command(
     a = agent_from(agent)
     if not callable(getattr(a, "greedy", None)):
         raise UserError(f"agent {a.spec!r} has no greedy policy to analyse")
+    require_solvable(g, "analyze")  # before reading a table of a game it cannot score
     loaded = load_table(table, g, a)
     with console.status("solving the game (cached after the first time)"):
         try:

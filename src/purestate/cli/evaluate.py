@@ -18,6 +18,7 @@ from purestate.cli.common import (
     game_from,
     print_json,
 )
+from purestate.core.agent import check_game
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.experiments.evaluate import seat_games
@@ -56,6 +57,8 @@ def evaluate_command(
     g = game_from(game)
     subject = agent_from(agent)
     opp = agent_from(opponent)
+    for a in (subject, opp):  # before any game: the opponent's table is made per seat below
+        check_game(a, g)
     tables: dict[int, Any] = {}
     seats = [0, 1]
     if table is not None:

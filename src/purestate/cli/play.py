@@ -64,7 +64,13 @@ def _result_line(ep: Episode, human: int) -> str:
 @friendly
 def play_command(
     game: Annotated[str, typer.Argument(help="Game spec, e.g. tictactoe.")] = "tictactoe",
-    opponent: Annotated[str, typer.Option(help="The agent you play against.")] = "perfect",
+    opponent: Annotated[
+        str | None,
+        typer.Option(
+            help="The agent you play against (default: the game's own, one that answers within "
+            "a second or so: perfect for tic-tac-toe, mcts for ultimate, alphabeta for tron)."
+        ),
+    ] = None,
     table: Annotated[
         Path | None, typer.Option(help="Play against a saved table (e.g. a trained MENACE).")
     ] = None,
@@ -76,7 +82,7 @@ def play_command(
 ) -> None:
     """Play a game against an agent in the terminal (the board shows the move numbers)."""
     g = game_from(game)
-    bot = agent_from(opponent)
+    bot = agent_from(g.spec.default_opponent if opponent is None else opponent)
     human = 0 if seat is Seat.first else 1
     games_done = 0
     if table is not None:

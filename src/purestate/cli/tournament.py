@@ -26,6 +26,7 @@ from purestate.cli.common import (
     game_from,
     print_json,
 )
+from purestate.core.agent import check_game
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
@@ -90,6 +91,8 @@ def tournament_command(
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     the_game = game_from(game)
     entrants = [agent_from(s) for s in specs]
+    for a in entrants:  # refused before the seed line and the workers (schedule checks too)
+        check_game(a, the_game)
     names = [a.spec for a in entrants]
     seed = choose_seed(seed)
     plan = schedule(the_game, entrants, games, seed)

@@ -8,6 +8,10 @@ learn(game, table, episode, seat) -> Table  a NEW table; the old one is unchange
 
 Hyperparameters live in the config (the agent object); whatever changes over time lives in the
 table, so ``act`` and ``learn`` stay pure.
+
+An agent that needs the whole game (the perfect player, MENACE) also has
+``check_game(game) -> None``, which refuses a game too large for it at once; ``initial_table``
+calls it, and a command that starts many games calls ``check_game(agent, game)`` first.
 """
 
 from __future__ import annotations
@@ -98,3 +102,14 @@ class Persistent(Protocol):
     def table_from_json(self, game: Game[Any, Any], data: Any) -> Any:
         """The table from data written by ``table_to_json``."""
         ...
+
+
+def check_game(agent: Any, game: Game[Any, Any]) -> None:
+    """Raise the agent's refusal of ``game`` (a one-line ``SpecError``) if it has one.
+
+    Agents that need the whole game refuse one too large for them at once; the others accept
+    every game.
+    """
+    check = getattr(agent, "check_game", None)
+    if check is not None:
+        check(game)

@@ -35,6 +35,12 @@ class GameSpec:
         zero_sum: Whether ``returns`` always sum to zero.
         outcomes: The possible returns for player 0 at a terminal state, when they are few
             (win/draw/loss); ``None`` when returns are margins.
+        positions: An upper bound on the positions reachable from the start (exact when known),
+            however astronomical; ``None`` when the game does not know one. Whatever needs the
+            whole game (an exact solver, MENACE's matchboxes, a census) checks it first and
+            refuses at once beyond ``purestate.solve.bounds.POSITION_LIMIT`` (or when ``None``).
+        default_opponent: The agent spec ``purestate play`` pits a person against when no
+            ``--opponent`` is given: the strongest that answers within about a second a move.
     """
 
     name: str
@@ -42,6 +48,8 @@ class GameSpec:
     max_length: int
     zero_sum: bool = True
     outcomes: tuple[float, ...] | None = (-1.0, 0.0, 1.0)
+    positions: int | None = None
+    default_opponent: str = "mcts"
 
 
 @runtime_checkable

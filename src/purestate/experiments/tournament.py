@@ -18,7 +18,7 @@ from typing import Any
 
 from attrs import frozen
 
-from purestate.core.agent import Agent
+from purestate.core.agent import Agent, check_game
 from purestate.core.episode import play
 from purestate.core.game import Game
 from purestate.core.keys import Key, fold_in, generator, key
@@ -92,11 +92,15 @@ def schedule(
 
     Raises:
         ValueError: with fewer than two entrants or no games.
+        SpecError: at once, if an entrant cannot play the game (the perfect player on a game too
+            large to solve).
     """
     if len(agents) < 2:
         raise ValueError("a tournament needs at least two agents")
     if games < 1:
         raise ValueError(f"games per pair must be at least 1, got {games}")
+    for a in agents:
+        check_game(a, game)
     jobs = []
     for i, j in pairs(len(agents)):
         for g in range(games):

@@ -32,6 +32,9 @@ from purestate.core.symmetry import PermutationGroup, permute_bits
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
 CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
+# The biggest boards whose exact solver (2^lines table) runs in about 3 s, so ``play`` can open
+# with the perfect player: 3×3 (24 lines); each further line doubles the time.
+QUICK_SOLVE_LINES = 24
 
 
 @frozen
@@ -257,12 +260,22 @@ class DotsAndBoxes:
 
     @property
     def spec(self) -> GameSpec:
-        """Name and bounds; ``outcomes`` is None when returns are margins."""
+        """Name and bounds; ``outcomes`` is None when returns are margins.
+
+        ``positions``: a position is its lines, the owner of each completed box and the player to
+        move, so there are at most ``2 · Σ_L 2^|boxes completed by L|`` of them. Counting the
+        line sets ``L`` that complete each box set ``B`` instead, that sum is
+        ``Σ_B 2^(lines - sides(B))``, and ``sides(B) >= 2|B|`` (a side borders at most two
+        boxes): at most ``2^(lines + 1) · (5/4)^boxes`` positions (20,000 on 2×2, which has 5,559).
+        """
+        n, m = self._board.num_lines, self._board.num_boxes
         return GameSpec(
             "dots_and_boxes",
             2,
-            self._board.num_lines,
+            n,
             outcomes=None if self.margin else (-1.0, 0.0, 1.0),
+            positions=2 ** (n + 1 - 2 * m) * 5**m,  # lines - 2·boxes = rows + cols > 0
+            default_opponent="perfect" if n <= QUICK_SOLVE_LINES else "mcts:simulations=5000",
         )
 
     @property

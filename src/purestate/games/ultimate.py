@@ -613,4 +613,12 @@ def _status_line(state: State) -> str:
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0)
-_SPEC = GameSpec("ultimate_tictactoe", 2, 81)
+# A position is its 81 cells (empty, X or O), the target (-2 to 8) and the player to move: the
+# won and closed boards follow from the cells. 3^81 · 11 · 2, about 10^40, bounds the positions.
+_SPEC = GameSpec(
+    "ultimate_tictactoe",
+    2,
+    81,
+    positions=3**81 * 11 * 2,
+    default_opponent="mcts:simulations=5000",  # about 0.3 s a move (docs/cli.md)
+)

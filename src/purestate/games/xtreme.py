@@ -735,9 +735,16 @@ def _status_line(state: State, reward: str) -> str:
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0, False)
+# A position is its 162 cells (empty, X or O), the target (-2 to 17), the player to move and the
+# bonus flag (the boards follow from the cells): 3^162 · 20 · 2 · 2, about 10^79, bounds them.
 _SPECS = {
     reward: GameSpec(
-        "xtreme_tictactoe", 2, 162, outcomes=None if reward == "points" else (-1.0, 0.0, 1.0)
+        "xtreme_tictactoe",
+        2,
+        162,
+        outcomes=None if reward == "points" else (-1.0, 0.0, 1.0),
+        positions=3**162 * 20 * 2 * 2,
+        default_opponent="mcts:simulations=5000",  # about 0.5 s a move (docs/cli.md)
     )
     for reward in ("draw", "tiebreak", "points")
 }

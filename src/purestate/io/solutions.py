@@ -20,7 +20,7 @@ import numpy as np
 
 from purestate.core.game import Game
 from purestate.io.files import open_atomic
-from purestate.solve import Solution, memoised, remember, solve, solver_for
+from purestate.solve import Solution, memoised, remember, require_solvable, solve, solver_for
 
 
 def cache_dir() -> Path:
@@ -51,10 +51,14 @@ def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
     Args:
         game: The game to solve.
         folder: The cache folder (default: ``cache_dir()``).
+
+    Raises:
+        TooLarge: at once, before reading or solving anything, for a game too large to solve.
     """
     known = memoised(game)
     if known is not None:
         return known
+    require_solvable(game)
     path = cache_path(game, folder)
     if path is None:
         return solve(game)

@@ -5,6 +5,10 @@ special-purpose solver register it in ``_SOLVERS`` (one line); every other game 
 memoised minimax of ``purestate.solve.minimax``. Results are memoised per game value: solving is a
 pure function of the game, so a second call in the same process is free. The shell may seed the
 memo with a solution it loaded from a disk cache (``remember``).
+
+Before solving, ``require_solvable`` refuses a game too large to solve (``bounds.TooLarge``, at
+once): by the positions the game declares, or, for a solver module that declares its own size
+(``solver_size(game)`` and ``SIZE_LIMIT``, with ``SIZE_UNIT`` naming what it counts), by that.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import importlib
 from typing import Any, Protocol, runtime_checkable
 
 from purestate.core.game import Game
+from purestate.solve.bounds import require_whole_game
 
 
 @runtime_checkable
@@ -40,10 +45,37 @@ def solver_for(game: Game[Any, Any]) -> str:
     return _SOLVERS.get(game.spec.name, "purestate.solve.minimax:solve_exhaustive")
 
 
+def require_solvable(game: Game[Any, Any], who: str = "the exact solver") -> None:
+    """Refuse at once (``TooLarge``, one line naming an alternative) a game too large to solve.
+
+    Args:
+        game: The game.
+        who: Who needs the solution, for the message (``"perfect"``).
+    """
+    module = importlib.import_module(solver_for(game).partition(":")[0])
+    own_size = getattr(module, "solver_size", None)
+    if own_size is None:
+        require_whole_game(game, who, "the whole game tree")
+        return
+    require_whole_game(
+        game,
+        who,
+        "the whole game solved",
+        size=own_size(game),
+        limit=module.SIZE_LIMIT,
+        unit=module.SIZE_UNIT,
+    )
+
+
 def solve(game: Game[Any, Any]) -> Solution:
-    """The exact solution of ``game`` (memoised per game)."""
+    """The exact solution of ``game`` (memoised per game).
+
+    Raises:
+        TooLarge: at once, before any search, if the game is too large to solve.
+    """
     sol = _MEMO.get(game)
     if sol is None:
+        require_solvable(game)
         module, _, fn = solver_for(game).partition(":")
         sol = getattr(importlib.import_module(module), fn)(game)
         _MEMO[game] = sol

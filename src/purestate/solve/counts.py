@@ -18,10 +18,9 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.game import Game
+from purestate.solve.bounds import TooLarge, require_whole_game
 
-
-class TooLarge(ValueError):
-    """The game has more reachable positions (or longer games) than the limit allows."""
+__all__ = ["Census", "GameCount", "TooLarge", "census", "count_games", "reachable"]
 
 
 @frozen(eq=False)
@@ -52,11 +51,15 @@ def reachable(game: Game[Any, Any], limit: int | None = None) -> dict[Hashable, 
 
     Args:
         game: The game.
-        limit: Stop with ``TooLarge`` once more than this many positions are found.
+        limit: Stop with ``TooLarge`` once more than this many positions are found. Without
+            one, a game that declares more positions than ``bounds.POSITION_LIMIT`` is refused
+            before the walk starts.
 
     Raises:
-        TooLarge: if ``limit`` is exceeded.
+        TooLarge: if ``limit`` is exceeded, or without a limit if the game is too large.
     """
+    if limit is None:
+        require_whole_game(game, "counting positions", "every position")
     start = game.initial()
     depth: dict[Hashable, int] = {start: 0}
     frontier = [start]
@@ -83,7 +86,8 @@ def census(game: Game[Any, Any], limit: int | None = None) -> Census:
 
     Args:
         game: The game.
-        limit: Give up with ``TooLarge`` beyond this many reachable positions.
+        limit: Give up with ``TooLarge`` beyond this many reachable positions (without one, a
+            game too large to walk whole is refused at once, as by ``reachable``).
     """
     depth = reachable(game, limit)
     by_depth: Counter[int] = Counter()
@@ -140,12 +144,16 @@ def count_games(game: Game[Any, Any], limit: int | None = None) -> GameCount:
 
     Args:
         game: A game whose every game ends within ``game.spec.max_length`` plies.
-        limit: Give up with ``TooLarge`` beyond this many positions in one ply.
+        limit: Give up with ``TooLarge`` beyond this many positions in one ply. Without one, a
+            game that declares more positions than ``bounds.POSITION_LIMIT`` is refused at once.
 
     Raises:
         TooLarge: if a ply holds more than ``limit`` positions, or a line of play is longer than
-            ``spec.max_length`` (a game that can go on for ever has infinitely many games).
+            ``spec.max_length`` (a game that can go on for ever has infinitely many games), or
+            without a limit if the game is too large.
     """
+    if limit is None:
+        require_whole_game(game, "counting games", "every position")
     ways: dict[Hashable, int] = {game.initial(): 1}
     by_result: Counter[float] = Counter()
     by_length: Counter[int] = Counter()

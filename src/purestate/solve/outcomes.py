@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from purestate.core.game import Game
+from purestate.solve.bounds import require_whole_game
 
 Policy = Callable[[Any], Mapping[Any, Fraction]]
 
@@ -40,7 +41,13 @@ def exact_outcomes(
 
     Returns:
         Player 0's return -> its probability (the probabilities sum to 1).
+
+    Raises:
+        TooLarge: from the start of a game too large to walk whole (at once; a later ``start``
+            is trusted to lead to a small enough part of the game).
     """
+    if start is None:
+        require_whole_game(game, "exact outcome rates", "every position the policies can reach")
     root = game.initial() if start is None else start
     memo: dict[Hashable, dict[float, Fraction]] = {}
     # Explicit stack: a state is finished once all the children its policy can reach are.

@@ -49,6 +49,8 @@ U, D, L, R = 0, 1, 2, 3
 MOVES: tuple[int, ...] = (U, D, L, R)
 MOVE_NAMES = "UDLR"
 RUNNING, DRAW = -1, 2
+# The seed's bot (``ta2``): at most about 0.5 s a move on the shipped maps (docs/cli.md)
+DEFAULT_OPPONENT = "alphabeta:depth=4,eval=voronoi"
 _NO_MOVE = -1
 
 _MOVE_WORDS: dict[str, int] = {
@@ -233,9 +235,23 @@ class Tron:
 
     @property
     def spec(self) -> GameSpec:
-        """Name and bounds: a game is at most as long as the map has free cells."""
+        """Name and bounds: a game is at most as long as the map has free cells.
+
+        A position is the set of occupied free cells, two heads (a free cell or none), the
+        player to move, the pending move and the outcome: ``2^F · (F + 1)^2 · 2 · 5 · 4`` bounds
+        the positions of a map with ``F`` free cells (about 10^12 already on ``small_room``).
+        """
         outcomes = (-1.0, 0.0, 1.0) if self.simultaneous else (-1.0, 1.0)
-        return GameSpec("tron", 2, self._t.free_cells, True, outcomes)
+        free = self._t.free_cells
+        return GameSpec(
+            "tron",
+            2,
+            free,
+            True,
+            outcomes,
+            positions=2**free * (free + 1) ** 2 * 40,
+            default_opponent=DEFAULT_OPPONENT,
+        )
 
     def starts(self) -> tuple[int, int]:
         """The start cells of players 0 and 1 under this game's start rule."""
