@@ -80,7 +80,12 @@ def play_command(
         bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
     ] = False,
 ) -> None:
-    """Play a game against an agent in the terminal (the board shows the move numbers)."""
+    """Play a game against an agent in the terminal (the board shows the move numbers).
+
+    Without --opponent you play the game's default opponent, one that answers within a second or
+    so a move: perfect for tic-tac-toe and small dots and boxes, mcts for the larger games,
+    alpha-beta with Voronoi for Tron (docs/solvers.md).
+    """
     g = game_from(game)
     bot = agent_from(g.spec.default_opponent if opponent is None else opponent)
     human = 0 if seat is Seat.first else 1
