@@ -361,3 +361,11 @@ def test_an_unwritable_folder_is_refused_before_training() -> None:
     r = invoke("selfplay", "--games", "100000000", "--out", str(target))
     assert "cannot create the folder" in one_line_error(r)
     assert time.monotonic() - started < 30  # refused before 10^8 games, not after
+
+
+def test_a_run_that_cannot_be_played_is_refused_before_its_folder(tmp_path: Path) -> None:
+    out = tmp_path / "big"
+    for cmd in (["selfplay"], ["sweep", "--grid", "menace"]):
+        r = invoke(*cmd, "--game", "ultimate_tictactoe", "--out", str(out))
+        assert "menace needs a matchbox" in one_line_error(r)
+        assert not out.exists()

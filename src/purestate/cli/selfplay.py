@@ -240,7 +240,7 @@ def selfplay_command(
     run = Selfplay(game, agent, opponent, 0 if seat is Seat.first else 1, seed)
     g = run.make_game()
     learner, opp = run.agents()
-    run.learning()  # refuse a non-learner before anything is written
+    run.check(g)  # refuse a run that cannot be played before anything is written
     folder, mode = run_folder_of(resume, out, "selfplay")
     manifest = {"format": "purestate.run/1", "command": "selfplay", "game": g.spec.name,
                 "agent": learner.spec, "opponent": SELF if opponent == SELF else opp.spec,

@@ -168,7 +168,7 @@ def sweep_command(
     side = 0 if seat is Seat.first else 1
     runs = [Selfplay(game, a, opponent, side, s) for a in settings for s in seed_list]
     for r in runs[: len(settings)]:
-        r.learning()  # refuse a non-learner before any work starts
+        r.check(r.make_game())  # refuse a run that cannot be played before any work starts
     folder, mode = run_folder_of(resume, out, "sweep")
     manifest = {"grid": settings, "seeds": list(seed_list), "opponent": opponent,
                 "game": game, "games": games, "seat": seat.value, "block": block}  # fmt: skip

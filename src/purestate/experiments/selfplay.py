@@ -15,7 +15,7 @@ from typing import Any
 
 from attrs import frozen
 
-from purestate.core.agent import Agent
+from purestate.core.agent import Agent, check_game
 from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import key
@@ -75,6 +75,14 @@ class Selfplay:
         flags[self.seat] = True
         flags[1 - self.seat] = opp.learns
         return flags[0], flags[1]
+
+    def check(self, game: Game[Any, Any]) -> None:
+        """Refuse at once (one-line ``SpecError``) a run that cannot be played: a learner that does
+        not learn, or an agent that needs more of the game than it can hold (MENACE's boxes,
+        the perfect player's solution) on a game too large for it."""
+        self.learning()
+        for a in self.agents():
+            check_game(a, game)
 
     def initial_tables(self, game: Game[Any, Any]) -> tuple[Any, Any]:
         """Fresh tables for both seats."""
