@@ -14,6 +14,7 @@ from rich.table import Table
 
 from purestate.cli import app, common
 from purestate.cli.common import (
+    EXPLORE_HELP,
     UserError,
     agent_from,
     choose_seed,
@@ -24,6 +25,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
+from purestate.core.agent import greedy_agent
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
@@ -57,12 +59,14 @@ def tournament_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write standings and games under this folder.")
     ] = None,
+    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
 ) -> None:
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
     The results depend only on the agents, the game, --games and --seed: --jobs changes the speed,
-    not the games. Example: purestate tournament --game tictactoe --agents random mcts alphabeta
-    --games 20 --seed 1 --jobs 2
+    not the games. Learning agents play greedily (from fresh tables) unless --explore. Example:
+    purestate tournament --game tictactoe --agents random mcts alphabeta --games 20 --seed 1
+    --jobs 2
     """
     specs = [*agents, *ctx.args]
     stray = [s for s in specs if s.startswith("-")]
@@ -75,7 +79,7 @@ def tournament_command(
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     the_game = game_from(game)
-    entrants = [agent_from(s) for s in specs]
+    entrants = [agent_from(s) if explore else greedy_agent(agent_from(s)) for s in specs]
     names = [a.spec for a in entrants]
     seed = choose_seed(seed)
     plan = schedule(the_game, entrants, games, seed)
