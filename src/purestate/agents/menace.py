@@ -171,6 +171,15 @@ def _box_index(
     return {b.key: b for b in matchboxes(game, seat, include_forced, dedupe)}
 
 
+def _forced(game: Game[Any, Any], state: Any, legal: Any, k: str) -> Any:
+    """The only legal move of a position MENACE has no box for (a forced move), or an error."""
+    if len(legal) == 1:
+        return legal[0]
+    raise ValueError(
+        f"MENACE has no matchbox for position {k} (is this table for player {game.to_move(state)}?)"
+    )
+
+
 @frozen
 class Menace:
     """MENACE's configuration (its options as spec-string fields).
@@ -262,12 +271,7 @@ class Menace:
         k, g = box_key(game, state)
         box = table.boxes.get(k)
         if box is None:
-            if len(legal) == 1:
-                return Decision(legal[0])
-            raise ValueError(
-                f"MENACE has no matchbox for position {k} "
-                f"(is this table for player {game.to_move(state)}?)"
-            )
+            return Decision(_forced(game, state, legal, k))
         moves = tuple(box)
         counts = [box[m] for m in moves]
         if sum(counts) == 0:
@@ -279,15 +283,23 @@ class Menace:
         return Decision(game.transform_move(chosen, game.inverse(g)))
 
     def greedy(self, game: Game[Any, Any], table: MenaceTable, state: Any) -> Any:
-        """The move with the most beads (the first such move on ties); None for an empty box."""
+        """The move with the most beads, MENACE's policy without the draw.
+
+        Ties go to the smallest move in the box's (canonical) frame, the first the table file
+        lists, so the greedy policy is deterministic and ``analyze`` scores the very moves
+        ``evaluate`` plays. An empty box resigns (None) as ``act`` does, unless ``empty=refill``:
+        refilled beads are equal, so its smallest move. A forced move without a box is played; a
+        missing box is an error, as in ``act``.
+        """
         legal = game.legal(state)
         k, g = box_key(game, state)
         box = table.boxes.get(k)
         if box is None:
-            return legal[0] if len(legal) == 1 else None
-        if not box or max(box.values()) == 0:
+            return _forced(game, state, legal, k)
+        top = max(box.values(), default=0)
+        if top == 0 and (self.empty != "refill" or not box):
             return None
-        best = max(box, key=box.__getitem__)
+        best = min(m for m, n in box.items() if n == top)
         return game.transform_move(best, game.inverse(g))
 
     def learn(

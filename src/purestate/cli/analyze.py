@@ -9,9 +9,9 @@ import typer
 from rich.table import Table
 
 from purestate.cli import app
-from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
+from purestate.cli.common import UserError, console, friendly, game_from, print_json, table_from
+from purestate.core.agent import has_greedy
 from purestate.io.solutions import load_or_solve
-from purestate.io.tables import load_table
 from purestate.solve import require_solvable
 from purestate.solve.analysis import analyze_table
 
@@ -20,18 +20,21 @@ from purestate.solve.analysis import analyze_table
 @friendly
 def analyze_command(
     game: Annotated[str, typer.Option("--game", help="Game spec, e.g. dots_and_boxes:rows=2.")],
-    agent: Annotated[str, typer.Option("--agent", help="The learner that wrote the table.")],
     table: Annotated[Path, typer.Option("--table", help="The table file.")],
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="The learner that wrote the table (default: the file's)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Score a table's greedy moves against the exact solver: the share of optimal moves over
-    every position it covers, the mean loss, and a game against the solver from each seat."""
+    every position it covers, the mean loss, and a game against the solver from each seat the
+    table plays. Greedy: Q-learning and SARSA the highest value, MENACE the most beads."""
     g = game_from(game)
-    a = agent_from(agent)
-    if not callable(getattr(a, "greedy", None)):
-        raise UserError(f"agent {a.spec!r} has no greedy policy to analyse")
     require_solvable(g, "analyze")  # before reading a table of a game it cannot score
-    loaded = load_table(table, g, a)
+    a, loaded = table_from(table, g, agent)
+    if not has_greedy(a):
+        raise UserError(f"agent {a.spec!r} has no greedy policy to analyse")
     with console.status("solving the game (cached after the first time)"):
         try:
             solution = load_or_solve(g)

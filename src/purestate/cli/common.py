@@ -20,6 +20,7 @@ from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError
+from purestate.io.tables import TableFile, load_table, load_table_agent
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -80,9 +81,28 @@ def agent_from(spec: str) -> Any:
     The thread's CPU time is used, so a budget means the same on a busy or an idle machine.
     """
     try:
-        return with_clock(agent(spec), time.thread_time)
+        return _clocked(spec)
     except SpecError as e:
         raise UserError(str(e)) from None
+
+
+def _clocked(spec: str) -> Any:
+    return with_clock(agent(spec), time.thread_time)
+
+
+def table_from(path: Path, game: Game[Any, Any], spec: str | None) -> tuple[Any, TableFile]:
+    """The agent and the table of a table file: the agent is the one the file names, or
+    ``spec`` if given (an override, e.g. other options for the same learner)."""
+    if spec is None:
+        return load_table_agent(path, game, _clocked)
+    made = agent_from(spec)
+    return made, load_table(path, game, made)
+
+
+EXPLORE_HELP = (
+    "Let a learning agent explore (ε-greedy, MENACE drawing beads) instead of playing the "
+    "moves its table rates best."
+)
 
 
 def choose_seed(seed: int | None) -> int:

@@ -11,18 +11,20 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
+    EXPLORE_HELP,
+    UserError,
     agent_from,
     console,
     err_console,
     friendly,
     game_from,
     print_json,
+    table_from,
 )
-from purestate.core.agent import check_game
+from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.experiments.evaluate import seat_games
-from purestate.io.tables import load_table
 
 SEATS = ("first", "second")
 
@@ -40,7 +42,10 @@ def _figures(t: Tally) -> dict[str, Any]:
 @app.command("evaluate")
 @friendly
 def evaluate_command(
-    agent: Annotated[str, typer.Option(help="The agent to evaluate (spec string).")],
+    agent: Annotated[
+        str | None,
+        typer.Option(help="The agent to evaluate (spec string; with --table: the file's agent)."),
+    ] = None,
     opponent: Annotated[str, typer.Option(help="The opponent (spec string).")] = "random",
     game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
     table: Annotated[
@@ -49,25 +54,31 @@ def evaluate_command(
     games: Annotated[int, typer.Option(min=1, help="Games per seat.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.
 
-    Prints wins, draws and losses per seat with 95% Wilson intervals.
+    A learning agent plays its table's best moves (greedily) unless --explore. Prints wins,
+    draws and losses per seat with 95% Wilson intervals.
     """
     g = game_from(game)
-    subject = agent_from(agent)
-    opp = agent_from(opponent)
-    for a in (subject, opp):  # before any game: the opponent's table is made per seat below
-        check_game(a, g)
+    opponent_agent = agent_from(opponent)
+    check_game(opponent_agent, g)  # before any game: its table is made per seat below
     tables: dict[int, Any] = {}
     seats = [0, 1]
     if table is not None:
-        loaded = load_table(table, g, subject)
-        supports = getattr(subject, "supports_seat", None)
+        learner, loaded = table_from(table, g, agent)
+        supports = getattr(learner, "supports_seat", None)
         seats = [s for s in (0, 1) if supports is None or supports(loaded.table, s)]
         tables = dict.fromkeys(seats, loaded.table)
+    elif agent is None:
+        raise UserError("name the agent to evaluate with --agent, or give its --table")
     else:
-        tables = {s: subject.initial_table(g, s) for s in seats}
+        learner = agent_from(agent)
+        check_game(learner, g)
+        tables = {s: learner.initial_table(g, s) for s in seats}
+    subject = learner if explore else greedy_agent(learner)
+    opp = opponent_agent if explore else greedy_agent(opponent_agent)
     k = key(seed)
     results: dict[str, Any] = {}
     progress = Progress(
@@ -89,9 +100,18 @@ def evaluate_command(
     for s in (0, 1):
         results.setdefault(SEATS[s], None)
     if as_json:
-        print_json({**results, "agent": subject.spec, "opponent": opp.spec, "seed": seed})
+        print_json(
+            {
+                **results,
+                "agent": subject.spec,
+                "greedy": isinstance(subject, Greedy),
+                "opponent": opp.spec,
+                "seed": seed,
+            }
+        )
         return
-    t = Table(title=f"{subject.spec} vs {opp.spec} ({games} games per seat, seed {seed})")
+    how = " (greedy)" if isinstance(subject, Greedy) else ""
+    t = Table(title=f"{subject.spec}{how} vs {opp.spec} ({games} games per seat, seed {seed})")
     for col in ("seat", "wins", "draws", "losses", "score"):
         t.add_column(col, justify="right")
     for s in (0, 1):

@@ -9,9 +9,16 @@ import typer
 
 from purestate.agents.menace import Menace, MenaceTable, matchboxes
 from purestate.cli import app
-from purestate.cli.common import UserError, agent_from, console, friendly, game_from, print_json
+from purestate.cli.common import (
+    UserError,
+    agent_from,
+    console,
+    friendly,
+    game_from,
+    print_json,
+    table_from,
+)
 from purestate.cli.selfplay import Seat
-from purestate.io.tables import load_table
 
 menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
 app.add_typer(menace_app, name="menace")
@@ -37,7 +44,10 @@ def _box_lines(game: Any, key: str, beads: dict[Any, int]) -> list[str]:
 @friendly
 def boxes_command(
     table: Annotated[Path | None, typer.Option(help="A saved MENACE table.json.")] = None,
-    agent: Annotated[str, typer.Option(help="MENACE spec (for a fresh set of boxes).")] = "menace",
+    agent: Annotated[
+        str | None,
+        typer.Option(help="MENACE spec (default: the --table file's, or plain menace)."),
+    ] = None,
     game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
     seat: Annotated[Seat, typer.Option(help="MENACE's seat (fresh boxes only).")] = Seat.first,
     stage: Annotated[
@@ -48,11 +58,15 @@ def boxes_command(
 ) -> None:
     """Show the matchboxes, grouped by MENACE's move, with the bead count on each square."""
     g = game_from(game)
-    m = agent_from(agent)
-    if not isinstance(m, Menace):
-        raise UserError(f"{agent!r} is not a MENACE spec")
     if table is not None:
-        t: MenaceTable = load_table(table, g, m).table
+        m, loaded = table_from(table, g, agent)
+    else:
+        m = agent_from(agent or "menace")
+    if not isinstance(m, Menace):
+        where = f"{table}: a table of {m.spec!r}," if agent is None else f"{agent!r} is"
+        raise UserError(f"{where} not MENACE")
+    if table is not None:
+        t: MenaceTable = loaded.table
     else:
         t = m.initial_table(g, 0 if seat is Seat.first else 1)
     generated = {b.key: b.stage for b in matchboxes(g, t.seat, m.include_forced, m.dedupe)}

@@ -1,7 +1,10 @@
 """``purestate play``: a person plays against an agent in the terminal.
 
-The person is an adapter here in the shell, not an agent in the core: it reads a line, asks the
-game to parse it, and on a bad or illegal move explains and asks again. Ctrl-D leaves cleanly.
+The person is an agent of the shell (``Person``): its ``act`` shows the board and reads a line,
+asks the game to parse it, and on a bad or illegal move explains and asks again. The game itself
+is driven by the core's ``plies`` (the driver behind ``play``), so the person and the bot see
+what any agent sees: their own ``observation`` of a game with hidden information. Ctrl-D or
+``q`` leaves cleanly.
 """
 
 from __future__ import annotations
@@ -10,23 +13,33 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from attrs import frozen
 
 from purestate.cli import app
 from purestate.cli.common import (
+    EXPLORE_HELP,
     UserError,
     agent_from,
     choose_seed,
     console,
     friendly,
     game_from,
+    table_from,
 )
 from purestate.cli.selfplay import Seat
-from purestate.core.episode import Episode, resign_returns
-from purestate.core.game import IllegalMove, ParseError
-from purestate.core.keys import fold_in, key
-from purestate.io.tables import load_table, save_table
+from purestate.core.agent import Decision, FixedPolicy, greedy_agent
+from purestate.core.episode import Episode, plies
+from purestate.core.game import Game, IllegalMove, ParseError
+from purestate.core.keys import Key, fold_in, key
+from purestate.io.tables import save_table
 
 _QUIT = {"q", "quit", "exit"}
+_YES = {"", "y", "yes"}
+_NO = {"n", "no"}
+
+
+class Leave(Exception):
+    """The person left the game (q, quit, exit, or end of input)."""
 
 
 def _read(prompt: str) -> str | None:
@@ -53,11 +66,71 @@ def _human_move(game: Any, state: Any) -> Any:
             console.print(f"[yellow]{e}[/] — try again (? lists the legal moves)")
 
 
+@frozen
+class Person(FixedPolicy):
+    """The person at the terminal as an agent: ``act`` shows what they may see and asks.
+
+    Raises ``Leave`` from ``act`` when they quit; the shell catches it.
+    """
+
+    spec = "person"
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """Show the board (the person's observation) and read a legal move."""
+        console.print(game.render(state))
+        move = _human_move(game, state)
+        if move is None:
+            raise Leave
+        return Decision(move)
+
+
+def _hidden_from(game: Any, state: Any, person: int) -> bool:
+    """Whether ``state`` holds something the person may not see yet (a committed move)."""
+    observe = getattr(game, "observation", None)
+    return observe is not None and observe(state, person) != state
+
+
+def _play_one(game: Any, agents: list[Any], tables: list[Any], k: Key, person: int) -> Episode:
+    """One game: announce the bot's moves once the person may see them; the episode."""
+    bot = agents[1 - person]
+    unannounced: list[Any] = []
+    game_plies = plies(game, agents, tables, k)
+    while True:
+        try:
+            player, move, state = next(game_plies)
+        except StopIteration as done:
+            episode: Episode = done.value
+            break
+        if player != person:
+            unannounced.append(move)
+        if not _hidden_from(game, state, person):
+            for m in unannounced:
+                console.print(f"{bot.spec} plays {game.format_move(m)}")
+            unannounced.clear()
+    for m in unannounced:
+        console.print(f"{bot.spec} plays {game.format_move(m)}")
+    return episode
+
+
 def _result_line(ep: Episode, human: int) -> str:
     o = ep.outcome(human)
     if ep.resigned is not None and ep.resigned != human:
         return "the agent resigns: you win!"
     return {1: "you win!", 0: "a draw.", -1: "you lose."}[o]
+
+
+def _again() -> bool:
+    """Ask "again?" until the answer is yes (or empty) or no; end of input or q is no."""
+    while True:
+        answer = _read("again? [Y/n] ")
+        if answer is None:
+            return False
+        word = answer.strip().lower()
+        if word in _YES:
+            return True
+        if word in _NO or word in _QUIT:
+            return False
+        console.print("please answer y or n")
 
 
 @app.command("play")
@@ -72,68 +145,55 @@ def play_command(
         ),
     ] = None,
     table: Annotated[
-        Path | None, typer.Option(help="Play against a saved table (e.g. a trained MENACE).")
+        Path | None,
+        typer.Option(
+            help="Play against a saved table (e.g. a trained MENACE); the agent is the file's "
+            "unless --opponent is given."
+        ),
     ] = None,
     seat: Annotated[Seat, typer.Option(help="Your seat.")] = Seat.first,
     seed: Annotated[int | None, typer.Option(help="Seed for the agent's choices.")] = None,
     learn: Annotated[
         bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
     ] = False,
+    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
 ) -> None:
     """Play a game against an agent in the terminal (the board shows the move numbers).
 
     Without --opponent you play the game's default opponent, one that answers within a second or
     so a move: perfect for tic-tac-toe and small dots and boxes, mcts for the larger games,
-    alpha-beta with Voronoi for Tron (docs/solvers.md).
+    alpha-beta with Voronoi for Tron (docs/solvers.md); with --table, the agent the file names.
+    A learning agent plays its table's best moves unless --explore.
     """
     g = game_from(game)
-    bot = agent_from(g.spec.default_opponent if opponent is None else opponent)
     human = 0 if seat is Seat.first else 1
     games_done = 0
     if table is not None:
-        loaded = load_table(table, g, bot)
+        # the file names its agent; an --opponent typed on the command line overrides it
+        bot, loaded = table_from(table, g, opponent)
         supports = getattr(bot, "supports_seat", None)
         if supports is not None and not supports(loaded.table, 1 - human):
-            raise UserError(f"{table}: this table plays the other seat; try --seat {seat.value}")
+            yours = Seat.second if supports(loaded.table, 0) else Seat.first
+            raise UserError(f"{table}: this table plays the other seat; try --seat {yours.value}")
         bot_table = loaded.table
         games_done = loaded.games
     else:
+        bot = agent_from(g.spec.default_opponent if opponent is None else opponent)
         bot_table = bot.initial_table(g, 1 - human)
     if learn and (table is None or not bot.learns):
         raise UserError("--learn needs a learning agent and its --table file")
+    player = bot if explore else greedy_agent(bot)
+    agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
     run_key = key(choose_seed(seed))
     game_no = 0
     while True:
-        state = g.initial()
-        states, moves, movers = [state], [], []
-        current = bot_table
-        resigned = None
-        ply = 0
-        while not g.is_over(state):
-            console.print(g.render(state))
-            p = g.to_move(state)
-            if p == human:
-                move = _human_move(g, state)
-                if move is None:
-                    console.print("bye.")
-                    return
-            else:
-                d = bot.act(g, current, state, fold_in(fold_in(run_key, game_no), ply))
-                if d.table is not None:
-                    current = d.table
-                if d.move is None:
-                    resigned = p
-                    break
-                move = d.move
-                console.print(f"{bot.spec} plays {g.format_move(move)}")
-            state = g.step(state, move)
-            states.append(state)
-            moves.append(move)
-            movers.append(p)
-            ply += 1
-        returns = resign_returns(resigned) if resigned is not None else g.returns(state)
-        ep = Episode(tuple(states), tuple(moves), tuple(movers), returns, resigned)
-        console.print(g.render(state))
+        tables: list[Any] = [None, bot_table] if human == 0 else [bot_table, None]
+        try:
+            ep = _play_one(g, agents, tables, fold_in(run_key, game_no), human)
+        except Leave:
+            console.print("bye.")
+            return
+        console.print(g.render(ep.final))
         console.print(f"[bold]{_result_line(ep, human)}[/]")
         if learn and table is not None:
             bot_table = bot.learn(g, bot_table, ep, 1 - human)
@@ -141,7 +201,6 @@ def play_command(
             save_table(table, g, bot, bot_table, 1 - human, games_done)
             console.print(f"{bot.spec} learned from the game; saved {table}")
         game_no += 1
-        again = _read("again? [Y/n] ")
-        if again is None or again.strip().lower() in ("n", "no", *_QUIT):
+        if not _again():
             console.print("bye.")
             return

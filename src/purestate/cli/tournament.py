@@ -15,6 +15,7 @@ from rich.table import Table
 
 from purestate.cli import app, common
 from purestate.cli.common import (
+    EXPLORE_HELP,
     MAX_GAMES,
     MAX_JOBS,
     UserError,
@@ -26,7 +27,7 @@ from purestate.cli.common import (
     game_from,
     print_json,
 )
-from purestate.core.agent import check_game
+from purestate.core.agent import check_game, greedy_agent
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
@@ -72,12 +73,14 @@ def tournament_command(
     force: Annotated[
         bool, typer.Option("--force", help="Replace the tournament already in --out.")
     ] = False,
+    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
 ) -> None:
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
     The results depend only on the agents, the game, --games and --seed: --jobs changes the speed,
-    not the games. Example: purestate tournament --game tictactoe --agents random mcts alphabeta
-    --games 20 --seed 1 --jobs 2
+    not the games. Learning agents play greedily (from fresh tables) unless --explore. Example:
+    purestate tournament --game tictactoe --agents random mcts alphabeta --games 20 --seed 1
+    --jobs 2
     """
     specs = [*agents, *ctx.args]
     stray = [s for s in specs if s.startswith("-")]
@@ -90,7 +93,7 @@ def tournament_command(
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     the_game = game_from(game)
-    entrants = [agent_from(s) for s in specs]
+    entrants = [agent_from(s) if explore else greedy_agent(agent_from(s)) for s in specs]
     for a in entrants:  # refused before the seed line and the workers (schedule checks too)
         check_game(a, the_game)
     names = [a.spec for a in entrants]

@@ -113,3 +113,57 @@ def check_game(agent: Any, game: Game[Any, Any]) -> None:
     check = getattr(agent, "check_game", None)
     if check is not None:
         check(game)
+
+
+@frozen
+class Greedy:
+    """A learner's greedy policy as an agent: it plays ``learner.greedy(game, table, state)``.
+
+    What ``evaluate``, ``analyze``, ``play`` and ``tournament`` judge unless asked to explore: the
+    moves the table says are best, with no exploration and no learning. The table is the
+    learner's own (``initial_table`` is the learner's), so a saved table plays unchanged; ties
+    are broken the way the learner's ``greedy`` breaks them (deterministically), so the key is
+    not used. A ``None`` from ``greedy`` (MENACE with an empty matchbox) resigns, as the learner
+    would.
+
+    Attributes:
+        learner: An agent with ``greedy(game, table, state)``.
+    """
+
+    learner: Any
+    learns = False
+
+    @property
+    def spec(self) -> str:
+        """The learner's spec: the table belongs to it, and reports name it."""
+        return str(self.learner.spec)
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """The learner's fresh table."""
+        return self.learner.initial_table(game, seat)
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """The learner's greedy move (``key`` is unused: there is nothing to draw)."""
+        return Decision(self.learner.greedy(game, table, state))
+
+    def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
+        """Nothing is learned while being judged: the table comes back as it was."""
+        return table
+
+    def supports_seat(self, table: Any, seat: int) -> bool:
+        """The learner's answer, or True if it does not say."""
+        supports = getattr(self.learner, "supports_seat", None)
+        return True if supports is None else bool(supports(table, seat))
+
+
+def has_greedy(agent: Any) -> bool:
+    """Whether ``agent`` offers a greedy policy (``greedy(game, table, state)``)."""
+    return callable(getattr(agent, "greedy", None))
+
+
+def greedy_agent(agent: Any) -> Any:
+    """The agent judged by what it learned: ``Greedy(agent)`` for a learner with a greedy
+    policy, the agent itself otherwise (a fixed policy or a search has nothing to switch off)."""
+    if isinstance(agent, Greedy) or not has_greedy(agent) or not agent.learns:
+        return agent
+    return Greedy(agent)

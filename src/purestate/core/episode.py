@@ -7,7 +7,7 @@ only on its inputs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -52,30 +52,18 @@ def resign_returns(loser: int) -> tuple[float, float]:
     return (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
 
 
-def play(
+def plies(
     game: Game[Any, Any],
     agents: Sequence[Agent],
     tables: Sequence[Any],
     key: Key,
     start: Any = None,
-) -> Episode:
-    """Play one game between two agents.
+) -> Generator[tuple[int, Any, Any], None, Episode]:
+    """Play one game ply by ply: yield ``(player, move, state after the move)``, return the episode.
 
-    Args:
-        game: The game.
-        agents: ``agents[p]`` plays as player ``p`` (0 moves first).
-        tables: ``tables[p]`` is the table agent ``p`` plays from.
-        key: The game's key; ply ``i`` uses ``fold_in(key, i)``.
-        start: The start position (default: ``game.initial()``).
-
-    If the game has a method ``observation(state, player)``, the agent to move is shown
-    ``observation(state, p)`` instead of the state (hidden information stays hidden).
-
-    Returns:
-        The episode.
-
-    Raises:
-        IllegalMove: if an agent chooses an illegal move (a bug in the agent).
+    The same game as ``play`` (which consumes this); a shell that shows a game as it goes (a
+    person at the terminal) iterates it, and gets the episode as the ``StopIteration`` value. A
+    resignation ends the game without a ply.
     """
     state = game.initial() if start is None else start
     current = list(tables)
@@ -104,7 +92,45 @@ def play(
         moves.append(move)
         movers.append(p)
         ply += 1
+        yield p, move, state
     return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state))
+
+
+def play(
+    game: Game[Any, Any],
+    agents: Sequence[Agent],
+    tables: Sequence[Any],
+    key: Key,
+    start: Any = None,
+) -> Episode:
+    """Play one game between two agents.
+
+    Args:
+        game: The game.
+        agents: ``agents[p]`` plays as player ``p`` (0 moves first).
+        tables: ``tables[p]`` is the table agent ``p`` plays from.
+        key: The game's key; ply ``i`` uses ``fold_in(key, i)``.
+        start: The start position (default: ``game.initial()``).
+
+    If the game has a method ``observation(state, player)``, the agent to move is shown
+    ``observation(state, p)`` instead of the state (hidden information stays hidden).
+
+    Returns:
+        The episode.
+
+    Raises:
+        IllegalMove: if an agent chooses an illegal move (a bug in the agent).
+    """
+    # ``yield from`` keeps the episode (the generator's return value) and a C-level ``for`` loop
+    # drives it: this is the hot path of evaluation and tournaments.
+    ended: list[Episode] = []
+
+    def run() -> Generator[tuple[int, Any, Any], None, None]:
+        ended.append((yield from plies(game, agents, tables, key, start)))
+
+    for _ in run():
+        pass
+    return ended[0]
 
 
 def replay(game: Game[Any, Any], moves: Sequence[Any], resigned: int | None = None) -> Episode:

@@ -10,6 +10,7 @@ naming the file and what is wrong; nothing is ever written over it by a failed l
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ from attrs import frozen
 
 from purestate.core.agent import Agent, Persistent
 from purestate.core.game import Game
+from purestate.core.registry import agent as registry_agent
+from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError, read_json, write_json
 
 _RESERVED = ("format", "game", "agent", "seat", "games")
@@ -97,3 +100,29 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent) -> TableFile:
     except (ValueError, KeyError, TypeError) as e:
         raise FileFormatError(f"{path}: {e}") from None
     return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
+
+
+def load_table_agent(
+    path: Path,
+    game: Game[Any, Any],
+    make: Callable[[str], Agent] = registry_agent,
+) -> tuple[Agent, TableFile]:
+    """Read a table file together with the agent that wrote it (its ``agent`` field).
+
+    ``make`` builds the agent from that spec string (the shell passes its own, which gives
+    budgeted agents the clock); the table is then read as ``load_table`` reads it.
+
+    Raises:
+        FileFormatError: one line naming the file and what is wrong (no or a bad agent spec too).
+    """
+    data = read_json(path)
+    spec = data.get("agent") if isinstance(data, dict) else None
+    if not isinstance(spec, str) or not spec:
+        raise FileFormatError(
+            f"{path}: no 'agent' field; name the agent that wrote it with --agent"
+        )
+    try:
+        made = make(spec)
+    except SpecError as e:
+        raise FileFormatError(f"{path}: its agent {spec!r} is not usable: {e}") from None
+    return made, load_table(path, game, made)

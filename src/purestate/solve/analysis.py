@@ -12,6 +12,7 @@ from typing import Any
 
 from attrs import frozen
 
+from purestate.core.episode import resign_returns
 from purestate.core.game import Game, ParseError
 from purestate.solve import Solution
 
@@ -43,14 +44,15 @@ class TableAnalysis:
         total_loss: The summed loss of the greedy moves (the mover's value of the best move minus
             that of the greedy move: boxes in dots and boxes, outcome units in win/draw/loss games).
         worst: Up to 10 positions with the largest loss, as (position, greedy move, loss).
-        vs_solver: The greedy policy against the solver from each seat.
+        vs_solver: The greedy policy against the solver from each seat the table plays (both, or
+            the one seat of a MENACE table), in seat order.
     """
 
     positions: int
     optimal: int
     total_loss: float
     worst: tuple[tuple[Any, Any, float], ...]
-    vs_solver: tuple[SeatResult, SeatResult]
+    vs_solver: tuple[SeatResult, ...]
 
     @property
     def optimal_move_rate(self) -> float:
@@ -102,21 +104,36 @@ def solver_move(game: Game[Any, Any], solution: Solution, state: Any) -> Any:
     return next(m for m, v in vals.items() if v == top)
 
 
+def _greedy_value(game: Game[Any, Any], vals: Mapping[Any, float], move: Any) -> float:
+    """The mover's value of the greedy move; ``None`` (MENACE resigning) is scored as the episode
+    driver scores a resignation, a loss."""
+    if move is None:
+        return resign_returns(0)[0]
+    if move not in vals:
+        raise ValueError(f"the greedy move {game.format_move(move)} is not legal there")
+    return vals[move]
+
+
 def play_against_solver(
     game: Game[Any, Any], agent: Any, table: Any, solution: Solution, seat: int
 ) -> SeatResult:
-    """One game: the table's greedy moves from ``seat``, the solver's from the other seat."""
+    """One game: the table's greedy moves from ``seat``, the solver's from the other seat.
+
+    A greedy ``None`` (MENACE with an empty box) resigns: the game ends as a loss for ``seat``.
+    """
     state = game.initial()
-    moves = []
+    moves: list[Any] = []
+    perfect = solution.value(game.initial())
+    sign = 1.0 if seat == 0 else -1.0
     while not game.is_over(state):
         if game.to_move(state) == seat:
             m = agent.greedy(game, table, state)
+            if m is None:
+                return SeatResult(seat, resign_returns(seat)[seat], sign * perfect, tuple(moves))
         else:
             m = solver_move(game, solution, state)
         moves.append(m)
         state = game.step(state, m)
-    perfect = solution.value(game.initial())
-    sign = 1.0 if seat == 0 else -1.0
     return SeatResult(seat, game.returns(state)[seat], sign * perfect, tuple(moves))
 
 
@@ -146,7 +163,7 @@ def analyze_table(
         vals = _mover_values(game, solution, s)
         top = max(vals.values())
         m = agent.greedy(game, table, s)
-        lost = top - vals[m]
+        lost = top - _greedy_value(game, vals, m)
         n += 1
         if lost == 0:
             good += 1
@@ -154,8 +171,10 @@ def analyze_table(
             loss += lost
             worst.append((s, m, lost))
     worst.sort(key=lambda w: -w[2])
-    vs = (
-        play_against_solver(game, agent, table, solution, 0),
-        play_against_solver(game, agent, table, solution, 1),
+    supports = getattr(agent, "supports_seat", None)
+    vs = tuple(
+        play_against_solver(game, agent, table, solution, seat)
+        for seat in (0, 1)
+        if supports is None or supports(table, seat)
     )
     return TableAnalysis(n, good, loss, tuple(worst[:10]), vs)
