@@ -209,7 +209,8 @@ def test_version() -> None:
 
 def test_usage_errors_are_one_line() -> None:
     for args in (["selfplay", "--games", str(10**23)], ["selfplay", "--bogus"],
-                 ["evaluate"], ["sweep", "--grid", "menace", "--jobs", "0"]):  # fmt: skip
+                 ["evaluate", "--agent", "random", "--games", str(10**23)],
+                 ["sweep", "--grid", "menace", "--jobs", "0"]):  # fmt: skip
         code, text = run(*args)
         lines = [ln for ln in text.splitlines() if ln.strip()]
         assert code == 2 and len(lines) == 1 and lines[0].startswith("error:"), (args, text)

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
+    MAX_GAMES,
     EXPLORE_HELP,
     UserError,
     agent_from,
@@ -51,7 +52,7 @@ def evaluate_command(
     table: Annotated[
         Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
     ] = None,
-    games: Annotated[int, typer.Option(min=1, help="Games per seat.")] = 1000,
+    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per seat.")] = 1000,
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
