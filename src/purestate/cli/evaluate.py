@@ -11,8 +11,8 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    MAX_GAMES,
     EXPLORE_HELP,
+    MAX_GAMES,
     UserError,
     agent_from,
     console,
