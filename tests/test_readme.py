@@ -1,0 +1,66 @@
+"""The README's tour runs, command by command, in a fresh folder.
+
+Counts are scaled by ``PURESTATE_README_SCALE`` (default 0.02: every command runs, small); set it
+to 1 to run the tour exactly as written. Interactive commands get ``q`` on their input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).parent.parent / "README.md"
+SCALE = float(os.environ.get("PURESTATE_README_SCALE", "0.02"))
+
+
+def tour() -> list[list[str]]:
+    """The commands of the README's "A short tour" block, continuation lines joined."""
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## A short tour", 1)[1].split("```", 2)[1]
+    commands = []
+    for line in block.replace("\\\n", " ").splitlines():
+        words = shlex.split(line, comments=True)
+        if words:
+            assert words[0] == "purestate", line
+            commands.append(words[1:])
+    return commands
+
+
+def scaled(args: list[str]) -> list[str]:
+    """``args`` with game and seed counts scaled down by ``SCALE``."""
+    out = list(args)
+    for i, word in enumerate(out[:-1]):
+        value = out[i + 1]
+        if word in ("--games", "--more", "-multi_test", "--multi-test"):
+            out[i + 1] = str(max(2, round(int(value) * SCALE)))
+        elif word == "--seeds" and (m := re.fullmatch(r"(\d+)-(\d+)", value)):
+            lo, hi = int(m[1]), int(m[2])
+            out[i + 1] = f"{lo}-{lo + max(1, round((hi - lo + 1) * SCALE)) - 1}"
+    return out
+
+
+def test_the_tour_is_not_empty() -> None:
+    assert len(tour()) >= 15
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tour")
+
+
+@pytest.mark.parametrize("args", tour(), ids=lambda a: " ".join(a)[:60])
+def test_every_tour_command_runs(args: list[str], folder: Path) -> None:
+    # the commands run in order in one folder: later ones read the runs earlier ones wrote
+    done = subprocess.run(
+        [sys.executable, "-m", "purestate", *scaled(args)],
+        cwd=folder, input="q\n", capture_output=True, text=True, timeout=600,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )  # fmt: skip
+    assert done.returncode == 0, f"purestate {' '.join(args)}\n{done.stdout}\n{done.stderr}"
+    assert "Traceback" not in done.stderr
