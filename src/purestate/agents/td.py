@@ -664,6 +664,7 @@ class QLearning(_TD):
         n = len(ep.moves)
         movers = ep.movers
         a, gamma = self.alpha, self.gamma
+        lo, hi = -Q_LIMIT, Q_LIMIT
         if self.bootstrap == "negamax":
             for t in range(n - 1, -1, -1):
                 if movers[t] != seat:
@@ -675,7 +676,7 @@ class QLearning(_TD):
                     target += gamma * (nxt if movers[t + 1] == seat else -nxt)
                 row, i = work.slot(ep.states[t], ep.moves[t])
                 v = row[i] + a * (target - row[i])
-                row[i] = v if -Q_LIMIT <= v <= Q_LIMIT else _clamp(v)
+                row[i] = v if lo <= v <= hi else _clamp(v)
             return
         own = [t for t in range(n) if movers[t] == seat]
         for j in range(len(own) - 1, -1, -1):
@@ -686,7 +687,7 @@ class QLearning(_TD):
                 target += gamma * work.best(ep.states[t2])
             row, i = work.slot(ep.states[t], ep.moves[t])
             v = row[i] + a * (target - row[i])
-            row[i] = v if -Q_LIMIT <= v <= Q_LIMIT else _clamp(v)
+            row[i] = v if lo <= v <= hi else _clamp(v)
 
 
 @frozen
@@ -749,6 +750,7 @@ class Sarsa(_TD):
         n = len(ep.moves)
         states, moves, movers = ep.states, ep.moves, ep.movers
         a, gamma, lam = self.alpha, self.gamma, self.lam
+        lo, hi = -Q_LIMIT, Q_LIMIT
         # trace per (row, index), in the point of view of the player of the current step
         traces: dict[tuple[int, int], tuple[list[float], int, float, bool]] = {}
         for t, t2, flip in self._chain(ep, seat):
@@ -764,7 +766,7 @@ class Sarsa(_TD):
             for trow, ti, te, mine in traces.values():
                 if mine:
                     v = trow[ti] + a * delta * te
-                    trow[ti] = v if -Q_LIMIT <= v <= Q_LIMIT else _clamp(v)
+                    trow[ti] = v if lo <= v <= hi else _clamp(v)
             decay = gamma * lam * flip
             if decay == 0.0:
                 traces.clear()
@@ -847,6 +849,7 @@ def _qlearning_selfplay(
         return i
 
     alpha, gamma, negamax = agent.alpha, agent.gamma, agent.bootstrap == "negamax"
+    lo, hi = -Q_LIMIT, Q_LIMIT
     g0, g1 = table.games
     root_state = game.initial()
     root = position(root_state)
@@ -930,7 +933,7 @@ def _qlearning_selfplay(
                         row = rows[r] = [0.0] * len(p_legal[q])
                     i = p_slot[q][picks[t]]
                     nv = row[i] + alpha * (target - row[i])
-                    row[i] = nv if -Q_LIMIT <= nv <= Q_LIMIT else _clamp(nv)
+                    row[i] = nv if lo <= nv <= hi else _clamp(nv)
             else:
                 own = [t for t in range(n) if movers[t] == seat]
                 for j in range(len(own) - 1, -1, -1):
@@ -947,7 +950,7 @@ def _qlearning_selfplay(
                         row = rows[r] = [0.0] * len(p_legal[q])
                     i = p_slot[q][picks[t]]
                     nv = row[i] + alpha * (target - row[i])
-                    row[i] = nv if -Q_LIMIT <= nv <= Q_LIMIT else _clamp(nv)
+                    row[i] = nv if lo <= nv <= hi else _clamp(nv)
         g0 += 1
         g1 += 1
     q_map = pmap({row_key[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
