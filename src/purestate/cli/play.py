@@ -83,7 +83,8 @@ def play_command(
         loaded = load_table(table, g, bot)
         supports = getattr(bot, "supports_seat", None)
         if supports is not None and not supports(loaded.table, 1 - human):
-            raise UserError(f"{table}: this table plays the other seat; try --seat {seat.value}")
+            other = Seat.second if seat is Seat.first else Seat.first
+            raise UserError(f"{table}: this table plays your seat; try --seat {other.value}")
         bot_table = loaded.table
         games_done = loaded.games
     else:
