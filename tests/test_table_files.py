@@ -545,6 +545,18 @@ def test_evaluate_refuses_each_bad_q_table(tmp_path: Path, case: str) -> None:
     _cli_refuses(_commands(path, "tictactoe", spec)["evaluate"], path, message)
 
 
+def test_a_number_too_long_to_read_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    data = _saved(path, "tictactoe", "menace")
+    mutate, _ = _set_beads("__long__")
+    path.write_text(_text(mutate(data)).replace('"__long__"', "7" * 5000))
+    _cli_refuses(
+        _commands(path, "tictactoe", "menace")["evaluate"], path, "a number in it has more than"
+    )
+    path.write_text("[" * 100_000)
+    _cli_refuses(_commands(path, "tictactoe", "menace")["evaluate"], path, "nested too deeply")
+
+
 def test_play_suggests_the_seat_the_table_can_play(tmp_path: Path) -> None:
     path = tmp_path / "table.json"
     _saved(path, "tictactoe", "menace")  # MENACE plays first: the person must play second
