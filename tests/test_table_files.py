@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import purestate
 from purestate.agents.menace import BEAD_LIMIT, Menace, matchboxes
-from purestate.agents.td import COUNT_LIMIT, Q_LIMIT, QTable
+from purestate.agents.td import COUNT_LIMIT, Q_LIMIT, QLearning, QTable, Sarsa
 from purestate.cli import app
 from purestate.core.episode import replay
 from purestate.core.game import Game
@@ -81,7 +81,8 @@ def _boxes(game_name: str, seat: int = 0) -> list[str]:
 
 
 def _first_move(data: dict[str, Any], box: str) -> str:
-    return min(data["boxes"][box]["beads"], key=int)
+    moves: dict[str, int] = data["boxes"][box]["beads"]
+    return min(moves, key=int)
 
 
 def _set_beads(n: Any, box_no: int = 0) -> tuple[Mutation, str]:
@@ -420,6 +421,7 @@ def test_learning_stays_within_the_value_limit(tmp_path: Path, spec: str) -> Non
     values = [v for row in generic.q.values() for v in row]
     assert all(-Q_LIMIT <= v <= Q_LIMIT for v in values)
     # the fused self-play loop clamps the same way, to the very same table
+    assert isinstance(agent, QLearning | Sarsa)
     assert agent.selfplay(DOTS, start, key(9), 60) == generic
     path = tmp_path / "table.json"
     save_table(path, DOTS, agent, generic, 0, 60)
@@ -436,6 +438,7 @@ def test_learning_keeps_counts_within_the_limit(tmp_path: Path) -> None:
     assert t.games == (COUNT_LIMIT, 0) and max(t.visits.values()) == COUNT_LIMIT
     for fused in ("qlearning", "sarsa"):
         a = purestate.agent(fused)
+        assert isinstance(a, QLearning | Sarsa)
         assert a.selfplay(TTT, QTable(games=(COUNT_LIMIT, COUNT_LIMIT)), key(1), 3).games == (
             COUNT_LIMIT,
             COUNT_LIMIT,
