@@ -21,7 +21,8 @@ is refilled with its initial beads, as skeeto's menace-lua does) or ``floor`` (a
 drops below 1, so a box never empties).
 
 The table is a ``MenaceTable``: a pyrsistent map from box key to a map from move to bead count.
-``learn`` returns a new table and leaves its input untouched.
+``learn`` returns a new table and leaves its input untouched. A bead count is a whole number from 0
+to ``BEAD_LIMIT``: learning stops adding beads there, and a table file beyond it is refused.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ from purestate.core.game import Game
 from purestate.core.keys import Key, weighted_index
 from purestate.core.spec import SpecError, build, format_spec
 from purestate.solve.bounds import require_whole_game
+
+BEAD_LIMIT = 10**9
+"""The most beads one colour may hold. Bead draws add counts up as floats; below this limit a
+box's total stays an exact float (and an exact number for any JSON reader), whatever the game."""
 
 Preset = Literal["michie", "scroggs"]
 SymmetricMoves = Literal["dedupe", "all"]
@@ -214,6 +219,8 @@ class Menace:
             raise ValueError(
                 f"beads must be non-negative with a positive first stage: {self.beads}"
             )
+        if max(self.beads) > BEAD_LIMIT:
+            raise ValueError(f"beads must be at most {BEAD_LIMIT}: {self.beads}")
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> Menace:
@@ -330,7 +337,8 @@ class Menace:
                 continue  # a move this box has no bead colour for (not MENACE's own choice)
             if self.empty == "refill" and sum(box.values()) == 0 and info is not None:
                 box = pmap({m: self.stage_beads(info.stage) for m in box})
-            ev[k] = box.set(canon, max(floor, box[canon] + delta))
+            # the limit keeps every table learning makes loadable (large incentives would pass it)
+            ev[k] = box.set(canon, min(BEAD_LIMIT, max(floor, box[canon] + delta)))
         return MenaceTable(table.seat, ev.persistent())
 
     def supports_seat(self, table: MenaceTable, seat: int) -> bool:
@@ -352,29 +360,97 @@ class Menace:
         return {"config": self.spec, "boxes": out}
 
     def table_from_json(self, game: Game[Any, Any], data: dict[str, Any]) -> MenaceTable:
-        """Read ``boxes`` back, checking every position and move."""
+        """Read ``boxes`` back, checking them against the boxes this configuration makes.
+
+        A valid table holds exactly the boxes ``boxes_for`` makes for one seat, each with a bead
+        count (a whole number from 0 to ``BEAD_LIMIT``) for exactly the moves of that box. The
+        ``stage`` of a box is not read (it is written for people and rewritten on save).
+
+        Raises:
+            ValueError: one line naming the first bad box (the first missing one in breadth-first
+                order) and what is wrong with it.
+        """
         raw = data.get("boxes")
         if not isinstance(raw, dict) or not raw:
             raise ValueError("no 'boxes' object")
+        made_by = data.get("config")
+        # a table of other options fails the checks below; say so where it would explain them
+        hint = ""
+        if isinstance(made_by, str) and made_by != self.spec:
+            hint = f" (the table was made by {made_by}, not {self.spec})"
+        seat: int | None = None
+        index: dict[str, Box] = {}
         boxes: dict[str, PMap[Any, int]] = {}
         for k, entry in raw.items():
-            state = game.decode(k)
+            try:
+                state = game.decode(k)
+            except ValueError as e:
+                raise ValueError(f"box {k}: {e}") from None
             if game.is_over(state):
                 raise ValueError(f"box {k}: the game is already over in that position")
+            mover = game.to_move(state)
+            if seat is None:
+                seat = mover
+                index = _box_index(game, seat, self.include_forced, self.dedupe)
+            elif mover != seat:
+                raise ValueError(
+                    f"the boxes mix positions of both players (box {k} is for player {mover}, "
+                    f"the first box for player {seat})"
+                )
+            info = index.get(k)
+            if info is None:
+                raise ValueError(f"box {k}: {self._not_a_box(game, state, k)}{hint}")
             beads = entry.get("beads") if isinstance(entry, dict) else None
             if not isinstance(beads, dict):
                 raise ValueError(f"box {k}: no 'beads' object")
-            legal = set(game.legal(state))
-            box: dict[Any, int] = {}
-            for mt, n in beads.items():
+            boxes[k] = self._read_beads(game, state, info, beads, hint)
+        assert seat is not None  # raw is not empty
+        for b in index.values():
+            if b.key not in boxes:
+                raise ValueError(
+                    f"box {b.key} is missing: MENACE playing {('first', 'second')[seat]} needs "
+                    f"all {len(index)} boxes, the table has {len(boxes)}{hint}"
+                )
+        return MenaceTable(seat, pmap(boxes))
+
+    def _not_a_box(self, game: Game[Any, Any], state: Any, k: str) -> str:
+        """Why a position of MENACE's seat has no box in this configuration."""
+        canon = box_key(game, state)[0]
+        if canon != k:
+            return f"not a canonical position (MENACE keeps it in box {canon})"
+        if len(game.legal(state)) == 1 and not self.include_forced:
+            return "a forced move, and this MENACE makes no boxes for them (include_forced=false)"
+        return "not a position MENACE can meet"
+
+    def _read_beads(
+        self, game: Game[Any, Any], state: Any, info: Box, beads: dict[str, Any], hint: str
+    ) -> PMap[Any, int]:
+        """One box's bead counts, checked move by move and then for completeness."""
+        k = info.key
+        legal = set(game.legal(state))
+        box: dict[Any, int] = {}
+        for mt, n in beads.items():
+            try:
                 m = game.parse_move(state, mt)
-                if m not in legal:
-                    raise ValueError(f"box {k}: move {mt} is not legal there")
-                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                    raise ValueError(f"box {k}: bead count {n!r} is not a whole number ≥ 0")
-                box[m] = n
-            boxes[k] = pmap(box)
-        seats = {game.to_move(game.decode(k)) for k in boxes}
-        if len(seats) != 1:
-            raise ValueError("the boxes mix positions of both players")
-        return MenaceTable(seats.pop(), pmap(boxes))
+            except ValueError as e:
+                raise ValueError(f"box {k}: move {mt}: {e}") from None
+            if m not in legal:
+                raise ValueError(f"box {k}: move {mt} is not legal there")
+            if m not in info.moves:
+                raise ValueError(
+                    f"box {k}: move {mt} has no beads of its own in this MENACE (it shares "
+                    f"move {game.format_move(info.orbit[m])}'s colour){hint}"
+                )
+            if m in box:
+                raise ValueError(f"box {k}: move {mt} is given twice")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= BEAD_LIMIT:
+                raise ValueError(
+                    f"box {k}: bead count {n!r} is not a whole number from 0 to {BEAD_LIMIT}"
+                )
+            box[m] = n
+        for m in info.moves:
+            if m not in box:
+                raise ValueError(
+                    f"box {k}: no bead count for move {game.format_move(m)} (0 for none){hint}"
+                )
+        return pmap(box)

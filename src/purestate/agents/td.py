@@ -38,6 +38,11 @@ reward), a table keyed by the drawing alone with **no sign flip** (it bootstraps
 the position after its own move as if it were its own), updates in reverse order after each game,
 and exploration random → least-visited → greedy over the first 10% / next 40% / last 50% of
 ``episodes`` games.
+
+Bounds: every value is a finite number within ``±Q_LIMIT`` and every count (visits, games per
+seat) a whole number from 0 to ``COUNT_LIMIT``. Learning clamps to them, so its arithmetic never
+overflows into infinities or NaN and every table it makes loads again; a table file outside them
+is refused.
 """
 
 from __future__ import annotations
@@ -50,11 +55,17 @@ from pyrsistent import PMap, pmap
 
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode, play
-from purestate.core.game import Game, ParseError
+from purestate.core.game import Game
 from purestate.core.keys import Key, bits, choice, fold_bits, fold_in
 from purestate.core.spec import SpecError, build, format_spec
 
 Values = tuple[float, ...]
+Q_LIMIT = 1e9
+"""The largest magnitude of a value. Games pay far less (±1 for a result, a margin of boxes, the
+seed preset's ±200 per move), so only a broken file comes near it."""
+COUNT_LIMIT = 2**53
+"""The largest count a table holds: exact as a float (the exploration schedule divides by it) and
+in any JSON reader."""
 _SEED_FLOOR = -2000.0
 _SEED_ALPHA = 0.2  # the seed's LEARNING_RATE
 _SEED_GAMMA = 0.8  # the seed's DISCOUNT_RATE
@@ -266,8 +277,7 @@ class _TD:
             return self._seed_learn(game, table, episode, seat)
         work = _Work(table.q, self._keying(game), game)
         self._update(game, work, episode, seat)
-        games = (table.games[0] + (seat == 0), table.games[1] + (seat == 1))
-        return QTable(work.persist(), table.visits, games)
+        return QTable(work.persist(), table.visits, _counted(table.games, seat))
 
     def _update(self, game: Game[Any, Any], work: _Work, ep: Episode, seat: int) -> None:
         raise NotImplementedError
@@ -291,11 +301,11 @@ class _TD:
         for s, m, nxt, reward in reversed(memory[seat]):
             row, i = work.slot(s, m)
             nxt_best = 0.0 if game.is_over(nxt) else work.best(nxt)
-            row[i] = (1 - _SEED_ALPHA) * row[i] + _SEED_ALPHA * (reward + _SEED_GAMMA * nxt_best)
+            v = (1 - _SEED_ALPHA) * row[i] + _SEED_ALPHA * (reward + _SEED_GAMMA * nxt_best)
+            row[i] = v if -Q_LIMIT <= v <= Q_LIMIT else _clamp(v)
             k = work.keying.key(s)[0]
-            counts[k] = counts.get(k, table.visits.get(k, 0)) + 1
-        games = (table.games[0] + (seat == 0), table.games[1] + (seat == 1))
-        return QTable(work.persist(), table.visits.update(counts), games)
+            counts[k] = min(COUNT_LIMIT, counts.get(k, table.visits.get(k, 0)) + 1)
+        return QTable(work.persist(), table.visits.update(counts), _counted(table.games, seat))
 
     # -- the fused self-play loop -------------------------------------------------------------
 
@@ -399,7 +409,8 @@ class _TD:
                 self._update(game, work, ep, 1)
                 g0 += 1
                 g1 += 1
-        return QTable(pmap({k: tuple(v) for k, v in rows.items()}), table.visits, (g0, g1))
+        games_ = (min(g0, COUNT_LIMIT), min(g1, COUNT_LIMIT))
+        return QTable(pmap({k: tuple(v) for k, v in rows.items()}), table.visits, games_)
 
     # -- persistence -------------------------------------------------------------------------
 
@@ -428,7 +439,16 @@ class _TD:
         }
 
     def table_from_json(self, game: Game[Any, Any], data: Any) -> QTable:
-        """The table from ``table_to_json``'s data (positions decoded, moves back to ints)."""
+        """The table from ``table_to_json``'s data (positions decoded, moves back to ints).
+
+        A valid table is keyed the way this learner keys (``keys``); its ``q`` maps positions
+        where the game is not over to ``{move: value}`` with legal moves and finite values within
+        ``±Q_LIMIT`` (a move left out is worth 0); ``visits`` maps positions to counts and
+        ``per_seat_games`` holds two counts, counts being whole numbers from 0 to ``COUNT_LIMIT``.
+
+        Raises:
+            ValueError: one line naming the first bad position, move or field.
+        """
         if not isinstance(data, dict) or not isinstance(data.get("q"), dict):
             raise ValueError("no 'q' object of position -> {move: value}")
         if data.get("keys") != self._key_kind(game):
@@ -438,34 +458,62 @@ class _TD:
             )
         q: Any = pmap().evolver()
         for text, row in data["q"].items():
-            try:
-                state = game.decode(text)
-            except ParseError as e:
-                raise ValueError(f"bad position {text!r}: {e}") from None
+            state = _position(game, text)
+            if game.is_over(state):
+                raise ValueError(f"position {text!r}: the game is already over there")
             if not isinstance(row, dict):
                 raise ValueError(f"position {text!r}: expected {{move: value}}")
             legal = game.legal(state)
-            vals = [0.0] * len(legal)
+            vals: list[float | None] = [None] * len(legal)
             for mtext, v in row.items():
                 m = _move_from_text(game, state, str(mtext))
                 if m not in legal:
                     raise ValueError(f"position {text!r}: {mtext!r} is not a legal move there")
-                if not isinstance(v, int | float) or isinstance(v, bool):
-                    raise ValueError(f"position {text!r}, move {mtext!r}: value is not a number")
-                vals[legal.index(m)] = float(v)
-            q[state] = tuple(vals)
+                i = legal.index(m)
+                if vals[i] is not None:
+                    raise ValueError(f"position {text!r}: move {mtext!r} is given twice")
+                vals[i] = _value(v, f"position {text!r}, move {mtext!r}")
+            q[state] = tuple(0.0 if v is None else v for v in vals)
+        raw_visits = data.get("visits", {})
+        if not isinstance(raw_visits, dict):
+            raise ValueError("'visits' must be an object of position -> count")
         visits: Any = pmap().evolver()
-        for text, n in dict(data.get("visits", {})).items():
-            if not isinstance(n, int) or n < 0:
-                raise ValueError(f"visit count of {text!r} is not a count")
-            try:
-                visits[game.decode(text)] = n
-            except ParseError as e:
-                raise ValueError(f"bad position {text!r}: {e}") from None
+        for text, n in raw_visits.items():
+            if not _is_count(n):
+                raise ValueError(
+                    f"visit count {n!r} of {text!r} is not a whole number from 0 to {COUNT_LIMIT}"
+                )
+            visits[_position(game, text)] = n
         g = data.get("per_seat_games", [0, 0])
-        if not (isinstance(g, list) and len(g) == 2 and all(isinstance(x, int) for x in g)):
-            raise ValueError("'per_seat_games' must be two counts")
+        if not (isinstance(g, list) and len(g) == 2 and all(_is_count(x) for x in g)):
+            raise ValueError(
+                f"'per_seat_games' must be two whole numbers from 0 to {COUNT_LIMIT}; got {g!r}"
+            )
         return QTable(q.persistent(), visits.persistent(), (g[0], g[1]))
+
+
+def _position(game: Game[Any, Any], text: str) -> Any:
+    """A position of a table file, or a ValueError naming it."""
+    try:
+        return game.decode(text)
+    except ValueError as e:
+        raise ValueError(f"bad position {text!r}: {e}") from None
+
+
+def _value(v: Any, where: str) -> float:
+    """A table value of a file: a finite number within ``±Q_LIMIT``, or a ValueError."""
+    if not isinstance(v, int | float) or isinstance(v, bool):
+        raise ValueError(f"{where}: value {v!r} is not a number")
+    # one comparison refuses NaN and infinities too, and compares a huge int exactly where
+    # float() would overflow
+    if not -Q_LIMIT <= v <= Q_LIMIT:
+        raise ValueError(f"{where}: value {v!r} is not a finite number within ±{Q_LIMIT:g}")
+    return float(v)
+
+
+def _is_count(n: Any) -> bool:
+    """Whether a file's count is a whole number from 0 to ``COUNT_LIMIT``."""
+    return isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= COUNT_LIMIT
 
 
 _KEYINGS: dict[tuple[Any, Any], _Keying] = {}
@@ -553,6 +601,19 @@ def _move_from_text(game: Game[Any, Any], state: Any, text: str) -> Any:
         raise ValueError(f"bad move {text!r}: {e}") from None
 
 
+def _clamp(v: float) -> float:
+    """``v`` within ``±Q_LIMIT`` (the update sites test the common in-range case inline)."""
+    return Q_LIMIT if v > Q_LIMIT else -Q_LIMIT if v < -Q_LIMIT else v
+
+
+def _counted(games: tuple[int, int], seat: int) -> tuple[int, int]:
+    """The per-seat game counts after one more game learned from ``seat``."""
+    return (
+        min(COUNT_LIMIT, games[0] + (seat == 0)),
+        min(COUNT_LIMIT, games[1] + (seat == 1)),
+    )
+
+
 def _sign(seat: int) -> float:
     return 1.0 if seat == 0 else -1.0
 
@@ -603,6 +664,7 @@ class QLearning(_TD):
         n = len(ep.moves)
         movers = ep.movers
         a, gamma = self.alpha, self.gamma
+        lo, hi = -Q_LIMIT, Q_LIMIT
         if self.bootstrap == "negamax":
             for t in range(n - 1, -1, -1):
                 if movers[t] != seat:
@@ -613,7 +675,8 @@ class QLearning(_TD):
                     nxt = work.best(ep.states[t + 1])
                     target += gamma * (nxt if movers[t + 1] == seat else -nxt)
                 row, i = work.slot(ep.states[t], ep.moves[t])
-                row[i] += a * (target - row[i])
+                v = row[i] + a * (target - row[i])
+                row[i] = v if lo <= v <= hi else _clamp(v)
             return
         own = [t for t in range(n) if movers[t] == seat]
         for j in range(len(own) - 1, -1, -1):
@@ -623,7 +686,8 @@ class QLearning(_TD):
             if t2 < n:
                 target += gamma * work.best(ep.states[t2])
             row, i = work.slot(ep.states[t], ep.moves[t])
-            row[i] += a * (target - row[i])
+            v = row[i] + a * (target - row[i])
+            row[i] = v if lo <= v <= hi else _clamp(v)
 
 
 @frozen
@@ -686,6 +750,7 @@ class Sarsa(_TD):
         n = len(ep.moves)
         states, moves, movers = ep.states, ep.moves, ep.movers
         a, gamma, lam = self.alpha, self.gamma, self.lam
+        lo, hi = -Q_LIMIT, Q_LIMIT
         # trace per (row, index), in the point of view of the player of the current step
         traces: dict[tuple[int, int], tuple[list[float], int, float, bool]] = {}
         for t, t2, flip in self._chain(ep, seat):
@@ -700,7 +765,8 @@ class Sarsa(_TD):
             traces[ident] = (row, i, e, mover == seat)
             for trow, ti, te, mine in traces.values():
                 if mine:
-                    trow[ti] += a * delta * te
+                    v = trow[ti] + a * delta * te
+                    trow[ti] = v if lo <= v <= hi else _clamp(v)
             decay = gamma * lam * flip
             if decay == 0.0:
                 traces.clear()
@@ -783,6 +849,7 @@ def _qlearning_selfplay(
         return i
 
     alpha, gamma, negamax = agent.alpha, agent.gamma, agent.bootstrap == "negamax"
+    lo, hi = -Q_LIMIT, Q_LIMIT
     g0, g1 = table.games
     root_state = game.initial()
     root = position(root_state)
@@ -865,7 +932,8 @@ def _qlearning_selfplay(
                     if row is None:
                         row = rows[r] = [0.0] * len(p_legal[q])
                     i = p_slot[q][picks[t]]
-                    row[i] += alpha * (target - row[i])
+                    nv = row[i] + alpha * (target - row[i])
+                    row[i] = nv if lo <= nv <= hi else _clamp(nv)
             else:
                 own = [t for t in range(n) if movers[t] == seat]
                 for j in range(len(own) - 1, -1, -1):
@@ -881,8 +949,9 @@ def _qlearning_selfplay(
                     if row is None:
                         row = rows[r] = [0.0] * len(p_legal[q])
                     i = p_slot[q][picks[t]]
-                    row[i] += alpha * (target - row[i])
+                    nv = row[i] + alpha * (target - row[i])
+                    row[i] = nv if lo <= nv <= hi else _clamp(nv)
         g0 += 1
         g1 += 1
     q_map = pmap({row_key[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
-    return QTable(q_map, table.visits, (g0, g1))
+    return QTable(q_map, table.visits, (min(g0, COUNT_LIMIT), min(g1, COUNT_LIMIT)))

@@ -174,7 +174,7 @@ def play_command(
         supports = getattr(bot, "supports_seat", None)
         if supports is not None and not supports(loaded.table, 1 - human):
             yours = Seat.second if supports(loaded.table, 0) else Seat.first
-            raise UserError(f"{table}: this table plays the other seat; try --seat {yours.value}")
+            raise UserError(f"{table}: this table plays your seat; try --seat {yours.value}")
         bot_table = loaded.table
         games_done = loaded.games
     else:

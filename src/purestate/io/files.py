@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,3 +98,8 @@ def read_json(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise FileFormatError(f"{path}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    except ValueError:  # the only other refusal: an integer longer than Python reads
+        limit = sys.get_int_max_str_digits()
+        raise FileFormatError(f"{path}: a number in it has more than {limit} digits") from None
+    except RecursionError:
+        raise FileFormatError(f"{path}: its JSON is nested too deeply to read") from None

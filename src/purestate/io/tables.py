@@ -99,6 +99,9 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent) -> TableFile:
         table = p.table_from_json(game, body)
     except (ValueError, KeyError, TypeError) as e:
         raise FileFormatError(f"{path}: {e}") from None
+    supports = getattr(p, "supports_seat", None)
+    if supports is not None and not supports(table, seat):
+        raise FileFormatError(f"{path}: its 'seat' is {seat} but its table plays the other seat")
     return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
 
 
