@@ -74,6 +74,32 @@ def parity_bound(region: int, head: int, even: int) -> int:
     return 2 * min(a, b) + (1 if b > a else 0)
 
 
+def room_beyond(free: int, head: int, need: int, cols: int) -> bool:
+    """Whether ``parity_bound(flood(free, 1 << head, cols), head, t.even) > need``.
+
+    The flood stops as soon as the cells reached so far have a larger bound: a bound only grows as
+    cells are added, so the answer is the same, and a search that only asks "is there room for
+    more than ``need`` moves" rarely floods a big region to its end. The colours need no mask:
+    the BFS layers alternate them, odd layers having the other colour than the head's.
+    """
+    avail = free
+    frontier = 1 << head
+    same = other = 0  # cells of the head's colour and of the other colour reached so far
+    odd = True
+    while frontier:
+        # neighbours_of inlined: this loop is most of the time of an endgame fill on a big map
+        frontier = (frontier << 1 | frontier >> 1 | frontier << cols | frontier >> cols) & avail
+        avail ^= frontier
+        if odd:
+            other += frontier.bit_count()
+        else:
+            same += frontier.bit_count()
+        odd = not odd
+        if (2 * same + 1 if other > same else 2 * other) > need:
+            return True
+    return False
+
+
 def free_neighbour_count(cell: int, free: int, t: Topology) -> int:
     """How many of the four neighbours of ``cell`` are in ``free``."""
     return sum(free >> n & 1 for n in t.neighbours[cell])
@@ -238,7 +264,8 @@ FILL_NODES = 3000
 """The node budget of one endgame fill search (``fill_length``)."""
 
 
-@functools.lru_cache(maxsize=200_000)
+# at most 20,000 regions: on a 200×200 map each key is a 5 KB bitboard
+@functools.lru_cache(maxsize=20_000)
 def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> int:
     """How many moves a lone cycle at ``head`` can make through the cells of ``free``.
 
@@ -278,7 +305,7 @@ def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> i
             best = depth + 1
             if best >= bound:
                 return best
-        if depth + 1 + parity_bound(flood(rest, 1 << n, cols), n, even) <= best:
+        if not room_beyond(rest, n, best - depth - 1, cols):
             continue
         count += 1
         if count > nodes:
