@@ -13,9 +13,10 @@ and use no other character. Power-ups (``?``, ``*``, ``^``, ``!``, ``@``) are ou
 refused. Errors name the line and column (both 1-based) of the offending character.
 
 Size: a map has at most ``MAX_MAP_SIDE`` rows and as many columns, the border included. The search
-bots' work per move grows with the cells times the BFS layers; at 200×200 a move of the default
-bot (``alphabeta:depth=4,eval=voronoi``) takes a few seconds. A bigger map is refused before any
-board is built, naming the line that shows the size.
+bots' work per move grows with the cells times the BFS layers; on an empty 200×200 map a move of
+the default bot (``alphabeta:depth=4,eval=voronoi``) takes 0.8 s on average and about 8 s at worst
+(docs/games/tron.md). A bigger map is refused before any board is built, naming the line that
+shows the size.
 
 Cells are numbered row by row, ``cell = row * cols + col``; a set of cells is an int bitboard.
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.core.game import ParseError
 
@@ -84,8 +85,9 @@ class Map:
     name: str
     rows: int
     cols: int
-    walls: int
-    barriers: int
+    # bitboards print in hex: a big map's board has more decimal digits than Python will print
+    walls: int = field(repr=hex)
+    barriers: int = field(repr=hex)
     starts: tuple[int, int]
 
     def __attrs_post_init__(self) -> None:
