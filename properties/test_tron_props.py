@@ -3,6 +3,7 @@ under swapping the players, fill searches respect their bounds, bots are pure fu
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
@@ -179,10 +180,8 @@ def _fill_length_recursive(free: int, head: int, t: Any, nodes: int) -> int:
                 continue
             dfs(rest, n, depth + 1)
 
-    try:
+    with contextlib.suppress(_Stop):
         dfs(free, head, 0)
-    except _Stop:
-        pass
     return best
 
 
