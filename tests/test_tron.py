@@ -628,6 +628,17 @@ def test_a_corridor_longer_than_the_recursion_limit_is_walked_to_its_end() -> No
     assert H.fill_length(region, s.head0, t) == 1797
 
 
+def test_alphabeta_searches_deeper_than_the_recursion_limit() -> None:
+    # both cycles in one corridor of 1,797 cells: each has one safe move, so iterative deepening
+    # soon reaches depths that the recursive negamax (two frames a ply) could not
+    from purestate.agents.alphabeta import search
+
+    g = tron(map=parse_map(_serpentine(61), "serpentine"))
+    value, move, stats = search(g, g.initial(), 600)
+    assert stats.depth == 600 and not stats.proven
+    assert move == R and value == 0.0
+
+
 @pytest.mark.parametrize("evaluation", ["voronoi", "chamber", "linear"])
 def test_search_bots_play_a_35x35_game_to_the_end(tmp_path: Any, evaluation: str) -> None:
     # the players are soon separated on this map, and the endgame fill of a region of over a
