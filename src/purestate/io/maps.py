@@ -83,7 +83,8 @@ def load_map(name_or_path: str) -> Map:
                 data = f.read(MAX_MAP_FILE_BYTES + 1)
             if len(data) > MAX_MAP_FILE_BYTES:
                 _refuse_oversized(path, data)
-            text = data.decode("utf-8")
+            # universal newlines, as reading in text mode would
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except (OSError, UnicodeDecodeError) as e:
             raise SpecError(f"{path}: cannot read it ({e.__class__.__name__})") from None
         try:

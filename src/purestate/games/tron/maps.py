@@ -185,8 +185,8 @@ def parse_map(text: str, name: str = "map") -> Map:
         stripped = [(i + 1, line) for i, line in enumerate(lines)]
         while stripped and not stripped[-1][1].strip():
             stripped.pop()
-        while stripped and not stripped[0][1].strip():
-            stripped.pop(0)
+        first = next((i for i, (_, line) in enumerate(stripped) if line.strip()), len(stripped))
+        stripped = stripped[first:]
         if stripped:
             # refused before any row is looked at, naming the line that shows the size (only
             # the head of an oversized file may have been read: nothing here counts every row)
