@@ -729,6 +729,16 @@ def test_a_map_value_past_the_size_limit_is_refused() -> None:
         (("dataset", "--jobs", str(10**23)), "'--jobs'"),
         (("dataset", "--games", "5000", "--seed", "1"), "more than 10,000 games in one data set"),
     ],
+    ids=[
+        "run-multi_test",
+        "run-jobs",
+        "run-delay",
+        "run-delay-nan",
+        "dataset-games",
+        "dataset-every",
+        "dataset-jobs",
+        "dataset-total",
+    ],
 )
 def test_absurd_counts_are_refused_before_anything_is_allocated(
     tmp_path: Any, args: tuple[str, ...], message: str
