@@ -13,6 +13,12 @@ Speed: CPU time per move (``time.process_time``, median over positions from real
 ``alphabeta:depth=4,eval=voronoi`` against the same alpha-beta with a plain recompute-everything
 BFS Voronoi (Python lists and a deque per player per leaf, as the seed's write-up did), and the
 evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
+
+Big: one whole game on an empty ``--side``×``--side`` map (default 200, the size limit) for each
+of ``BIG_PAIRS``: plies, the CPU time of the game, and each bot's mean and worst CPU time per move
+(``--only big``; too slow for the test suite).
+
+    PYTHONPATH=src python benchmarks/bench_tron.py --only big --side 200
 """
 
 from __future__ import annotations
@@ -26,9 +32,13 @@ from collections import deque
 from typing import Any
 
 from purestate.agents.alphabeta import search
+from purestate.core.agent import Decision
+from purestate.core.episode import play
+from purestate.core.keys import split
 from purestate.core.learning import wilson
 from purestate.experiments import tron as series
 from purestate.experiments.executors import LocalExecutor
+from purestate.games.tron.maps import parse_map
 from purestate.games.tron.rules import RUNNING, State, Tron
 from purestate.heuristics.tron import HALF, chamber_eval, linear, voronoi_eval
 
@@ -194,13 +204,73 @@ def speed(per_map: int) -> dict[str, float]:
     }
 
 
+# the default bots of ``purestate tron run`` (ta2 against random), and two longer games
+BIG_PAIRS: tuple[tuple[str, str], ...] = (
+    (AB4, "tron_random"),
+    ("tron_greedy", "tron_wall"),
+)
+
+
+def empty_map_text(side: int) -> str:
+    """An empty side×side room (border included), the players in opposite corners."""
+    inner = [list("#" + " " * (side - 2) + "#") for _ in range(side - 2)]
+    inner[0][1] = "1"
+    inner[-1][-2] = "2"
+    return "\n".join(["#" * side, *("".join(r) for r in inner), "#" * side]) + "\n"
+
+
+class _Timed:
+    """An agent that records the CPU time of each of its moves."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def initial_table(self, game: Any, seat: int) -> Any:
+        return self.agent.initial_table(game, seat)
+
+    def act(self, game: Any, table: Any, state: Any, key: Any) -> Decision[Any]:
+        t0 = time.process_time()
+        d: Decision[Any] = self.agent.act(game, table, state, key)
+        self.times.append(time.process_time() - t0)
+        return d
+
+
+def big(side: int, seed: int) -> list[dict[str, Any]]:
+    m = parse_map(empty_map_text(side), f"empty{side}")
+    print(f"big: one game per pair on an empty {side}×{side} map, seed {seed}, CPU seconds")
+    rows = []
+    for a, b in BIG_PAIRS:
+        setup = series.Setup(m, "alternating", "map", (a, b), None, seed)
+        t0 = time.process_time()
+        game = series.make_game(setup, 0)
+        agents = (_Timed(series._agent(a, None)), _Timed(series._agent(b, None)))
+        tables = (agents[0].initial_table(game, 0), agents[1].initial_table(game, 1))
+        _, play_key = split(series.game_key(setup, 0))
+        ep = play(game, agents, tables, play_key)  # type: ignore[arg-type]
+        total = time.process_time() - t0
+        row: dict[str, Any] = {"side": side, "a": a, "b": b, "plies": len(ep.moves)}
+        row["winner"] = None if ep.returns[0] == 0 else 1 if ep.returns[0] > 0 else 2
+        row["game_s"] = total
+        for name, ag in zip("ab", agents, strict=True):
+            row[f"{name}_mean_move_s"] = statistics.fmean(ag.times) if ag.times else 0.0
+            row[f"{name}_worst_move_s"] = max(ag.times, default=0.0)
+        rows.append(row)
+        print(f"  {a:32} {b:14} {row['plies']:6d} plies, winner {row['winner']}, game "
+              f"{total:7.1f} s; per move: {a.split(':')[0]} mean {row['a_mean_move_s']:.2f} s "
+              f"worst {row['a_worst_move_s']:.2f} s, {b} mean {row['b_mean_move_s']:.3f} s "
+              f"worst {row['b_worst_move_s']:.2f} s", flush=True)  # fmt: skip
+    return rows
+
+
 def main(argv: list[str]) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--start", choices=("map", "mirror", "both"), default="both")
     p.add_argument("--seed", type=int, default=2020)
-    p.add_argument("--only", choices=("speed", "strength", "all"), default="all")
+    p.add_argument("--only", choices=("speed", "strength", "big", "all"), default="all")
+    p.add_argument("--side", type=int, default=200, help="the big map's side (big)")
     p.add_argument("--map", default=None, help="only this map (strength)")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
     p.add_argument("--cells", default="", help="only these rows of the grid, e.g. 0,1,2 (0-5)")
@@ -216,6 +286,8 @@ def main(argv: list[str]) -> None:
                 [int(c) for c in args.cells.split(",")] if args.cells else list(range(len(GRID)))
             )
             result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map, cells)
+    if args.only in ("big", "all"):
+        result["big"] = big(args.side, args.seed)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)

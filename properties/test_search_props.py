@@ -125,3 +125,66 @@ def test_elo_orders_two_players_by_score(scores: list[float]) -> None:
         assert ratings[0] < ratings[1]
     else:
         assert abs(ratings[0] - ratings[1]) < 1e-6
+
+
+# ---- the explicit-stack alpha-beta against the recursive one ------------------------------------
+
+_SEARCHED: tuple[tuple[Any, Any], ...] = (
+    (TTT, None),
+    (purestate.make("xtreme_tictactoe"), None),  # a bonus move: the same player moves again
+    (purestate.make("dots_and_boxes"), None),  # so does a player who completes a box
+    (purestate.make("ultimate_tictactoe"), "uttt"),
+    (purestate.make("tron", map="small_room"), "voronoi"),
+    (purestate.make("tron", map="center_block", rules="simultaneous"), "chamber"),
+)
+
+
+@st.composite
+def _searches(draw: Any) -> tuple[Any, Any, Any]:
+    game, evaluation = draw(st.sampled_from(_SEARCHED))
+    state = draw(states(game, max_plies=30))
+    return game, evaluation, state
+
+
+@given(
+    _searches(),
+    st.sampled_from([0, 1, 2, 3, 5]),
+    st.sampled_from([0, 1, 50, 700]),
+    st.sampled_from([0, 1, 3]),
+    st.booleans(),
+)
+def test_alphabeta_walks_the_tree_as_the_recursive_search(
+    searched: tuple[Any, Any, Any], depth: int, nodes: int, stop_after: int, ties: bool
+) -> None:
+    # same value, move, ties and statistics, and the same transposition table, entry by entry and
+    # in the same order; budgets (nodes, a stop that fires on its k-th call) stop both alike
+    from purestate.core import registry
+
+    from .recursive_alphabeta import search as recursive_search
+
+    game, name, state = searched
+    if game.is_over(state):
+        return
+    if depth == 0 and name is None and game is not TTT:
+        depth = 4  # a full solve of these is too slow for a property test
+    if depth == 0 and nodes == 0:
+        nodes = 2000
+    evaluation = registry.evaluation(name) if name else None
+
+    def stopper() -> Any:
+        calls = [0]
+
+        def stop() -> bool:
+            calls[0] += 1
+            return bool(stop_after) and calls[0] >= stop_after
+
+        return stop
+
+    t1: dict[Any, Any] = {}
+    t2: dict[Any, Any] = {}
+    got = search(game, state, depth, evaluation, nodes=nodes, stop=stopper(), ties=ties, table=t1)
+    want = recursive_search(
+        game, state, depth, evaluation, nodes=nodes, stop=stopper(), ties=ties, table=t2
+    )
+    assert got == want
+    assert list(t1.items()) == list(t2.items())

@@ -3,6 +3,7 @@ under swapping the players, fill searches respect their bounds, bots are pure fu
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from typing import Any
 
@@ -142,3 +143,136 @@ def test_articulation_points_are_the_cells_that_cut(k: int, name: str) -> None:
             continue
         rest = component & ~(1 << c)
         assert bool(cuts >> c & 1) == (H.flood(rest, 1 << root, t.cols) != rest)
+
+
+# ---- the explicit-stack searches against their recursive definitions ---------------------------
+# fill_length and chamber_value walk with explicit stacks so that big maps cannot exhaust Python's
+# recursion limit. These are the recursive searches they replaced, kept as the specification.
+
+
+class _Stop(Exception):
+    pass
+
+
+def _fill_length_recursive(free: int, head: int, t: Any, nodes: int) -> int:
+    cols, nb, even = t.cols, t.neighbours, t.even
+    bound = H.parity_bound(H.flood(free, 1 << head, cols), head, even)
+    best = 0
+    count = 0
+
+    def dfs(free: int, head: int, depth: int) -> None:
+        nonlocal best, count
+        count += 1
+        if count > nodes:
+            raise _Stop
+        steps = [n for n in nb[head] if free >> n & 1]
+        if not steps:
+            return
+        if len(steps) > 1:
+            steps.sort(key=lambda n: sum(free >> m & 1 for m in nb[n]))
+        for n in steps:
+            rest = free ^ 1 << n
+            if depth + 1 > best:
+                best = depth + 1
+                if best >= bound:
+                    raise _Stop
+            if depth + 1 + H.parity_bound(H.flood(rest, 1 << n, cols), n, even) <= best:
+                continue
+            dfs(rest, n, depth + 1)
+
+    with contextlib.suppress(_Stop):
+        dfs(free, head, 0)
+    return best
+
+
+def _chamber_value_recursive(
+    region: int, head: int, mine: int, enemy: int, t: Any, edge_weight: float, free: int
+) -> float:
+    cols = t.cols
+    cuts = H.articulation_points(region, head, t)
+    open_cells = region & ~cuts
+    layers: list[int] = []
+    seen = 0
+    frontier = 1 << head
+    while frontier:
+        frontier = H.neighbours_of(frontier, cols) & region & ~seen
+        if frontier:
+            layers.append(frontier)
+        seen |= frontier
+    visited = 0
+    step_value = 1.0 + 2.0 * edge_weight
+
+    def worth(cells: int) -> float:
+        counted = cells & mine
+        n = counted.bit_count()
+        return n + edge_weight * H.edges(counted, free, cols) if edge_weight else float(n)
+
+    def explore(start: int, entry: int) -> tuple[float, bool]:
+        nonlocal visited
+        start &= ~visited
+        chamber = start & open_cells
+        if chamber:
+            chamber |= H.flood(open_cells & ~visited, chamber, cols)
+        visited |= chamber
+        front = bool((chamber | H.neighbours_of(chamber, cols)) & enemy)
+        children = (H.neighbours_of(chamber, cols) | start) & cuts & ~visited
+        best_calm = 0.0
+        best_front = 0.0
+        while children:
+            low_bit = children & -children
+            children ^= low_bit
+            if visited & low_bit:
+                continue
+            visited |= low_bit
+            steps = H._layer_distance(low_bit.bit_length() - 1, layers)
+            value, child_front = explore(H.neighbours_of(low_bit, cols) & region, steps)
+            value += worth(low_bit)
+            if child_front or (low_bit | H.neighbours_of(low_bit, cols)) & enemy:
+                best_front = max(best_front, max(0, steps - entry - 1) * step_value + value)
+            else:
+                best_calm = max(best_calm, value)
+        return max(worth(chamber) + best_calm, best_front), front or best_front > 0
+
+    return explore(H.neighbours_of(1 << head, cols) & region, 0)[0]
+
+
+def _random_region(k: Any, name: str) -> tuple[Any, int, int, int]:
+    """A map's topology, a random set of its free cells (sparse or dense: corridors, rooms and
+    cut vertices), a head cell next to it, and another random set (an enemy's cells)."""
+    from purestate.core.keys import bits, fold_in
+
+    g = purestate.make("tron", map=name)
+    assert isinstance(g, Tron)
+    t = g.topology
+    free = H.free_cells(g.initial(), t)
+    cells = free & bits(fold_in(k, 0)) & bits(fold_in(k, 1)) | free & bits(fold_in(k, 2))
+    if bits(fold_in(k, 5)) & 1:
+        cells |= free & bits(fold_in(k, 6))
+    listed = [c for c in range(t.size) if cells >> c & 1] or [t.map.starts[0]]
+    head = listed[bits(fold_in(k, 3)) % len(listed)]
+    cells &= ~(1 << head)
+    return t, cells, head, free & bits(fold_in(k, 4))
+
+
+MAP_NAMES = st.sampled_from(["empty_room", "center_block", "diagonal_blocks", "small_room"])
+
+
+@given(keys(), MAP_NAMES, st.sampled_from([1, 2, 5, 40, 300, H.FILL_NODES]))
+def test_fill_length_equals_the_recursive_search(k: Any, name: str, nodes: int) -> None:
+    t, cells, head, _ = _random_region(k, name)
+    region = H.flood(cells, 1 << head, t.cols)
+    for free in (cells, region):
+        expected = _fill_length_recursive(free, head, t, nodes)
+        assert H.fill_length.__wrapped__(free, head, t, nodes) == expected
+
+
+@given(keys(), MAP_NAMES, st.sampled_from([0.0, 0.5, H.EDGE_WEIGHT]))
+def test_chamber_value_equals_the_recursive_tree_walk(k: Any, name: str, weight: float) -> None:
+    t, cells, head, enemy = _random_region(k, name)
+    region = H.flood(cells, 1 << head, t.cols)
+    mine = region & ~enemy if weight else region
+    enemy &= ~region
+    free = cells | enemy
+    for enemy_cells in (0, enemy):
+        expected = _chamber_value_recursive(region, head, mine, enemy_cells, t, weight, free)
+        assert H.chamber_value(region, head, mine, enemy_cells, t, weight, free) == expected

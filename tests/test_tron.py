@@ -582,3 +582,170 @@ def test_divider_is_a_pure_filling_race_won_by_the_second_mover() -> None:
         ep = purestate.play(g, (ab, ab), (None, None), purestate.key(first))
         assert ep.outcome(1 - first) == 1
         assert ep.movers.count(first) == 105 and ep.movers.count(1 - first) == 104
+
+
+# ---- big maps: no recursion that grows with the map, a size limit, bounded counts ---------------
+
+
+def _empty_map_text(rows: int, cols: int) -> str:
+    """An empty room with the players in opposite corners (CS1410 format)."""
+    inner = [list("#" + " " * (cols - 2) + "#") for _ in range(rows - 2)]
+    inner[0][1] = "1"
+    inner[-1][-2] = "2"
+    return "\n".join(["#" * cols, *("".join(r) for r in inner), "#" * cols]) + "\n"
+
+
+def _serpentine(n: int) -> str:
+    """An n×n map whose free cells are one corridor winding from row 1 to row n - 2."""
+    rows = []
+    for r in range(n):
+        if r in (0, n - 1):
+            rows.append("#" * n)
+        elif r % 2:
+            rows.append("#" + " " * (n - 2) + "#")
+        else:
+            gap = n - 2 if r % 4 == 2 else 1
+            rows.append("".join(" " if c == gap else "#" for c in range(n)))
+    first = list(rows[1])
+    first[1] = "1"
+    rows[1] = "".join(first)
+    last = list(rows[n - 2])
+    last[n - 2 if (n - 2) % 4 == 1 else 1] = "2"
+    rows[n - 2] = "".join(last)
+    return "\n".join(rows) + "\n"
+
+
+def test_a_corridor_longer_than_the_recursion_limit_is_walked_to_its_end() -> None:
+    # 1,797 cells in a row, every one but the last a cut vertex: the chamber tree and the fill
+    # search are as deep as the corridor is long (they used to raise RecursionError)
+    g = tron(map=parse_map(_serpentine(61), "serpentine"))
+    s = g.initial()
+    t = g.topology
+    region = H.flood(H.free_cells(s, t), 1 << s.head0, t.cols)
+    assert region.bit_count() == 1797
+    assert H.articulation_points(region, s.head0, t).bit_count() == 1796
+    assert H.chamber_value(region, s.head0, region, 0, t) == 1797
+    assert H.fill_length(region, s.head0, t) == 1797
+
+
+def test_alphabeta_searches_deeper_than_the_recursion_limit() -> None:
+    # both cycles in one corridor of 1,797 cells: each has one safe move, so iterative deepening
+    # soon reaches depths that the recursive negamax (two frames a ply) could not
+    from purestate.agents.alphabeta import search
+
+    g = tron(map=parse_map(_serpentine(61), "serpentine"))
+    value, move, stats = search(g, g.initial(), 600)
+    assert stats.depth == 600 and not stats.proven
+    assert move == R and value == 0.0
+
+
+@pytest.mark.parametrize("evaluation", ["voronoi", "chamber", "linear"])
+def test_search_bots_play_a_35x35_game_to_the_end(tmp_path: Any, evaluation: str) -> None:
+    # the players are soon separated on this map, and the endgame fill of a region of over a
+    # thousand cells raised RecursionError with every evaluation (ta2, chamber, student)
+    path = tmp_path / "empty35.txt"
+    path.write_text(_empty_map_text(35, 35))
+    r = _cli("tron", "run", "--bots", f"alphabeta:depth=1,eval={evaluation}", "greedy",
+             "--map", str(path), "--seed", "1", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["games"] == 1 and out["winners"] == [1]
+
+
+def test_a_200x200_map_is_allowed_and_played_to_the_end(tmp_path: Any) -> None:
+    # player 2 starts in a pocket of 4 cells: separated from the first move, player 1's search
+    # measures its fill of 39,000 cells at every leaf (RecursionError before)
+    rows = [list(r) for r in _empty_map_text(200, 200).splitlines()]
+    rows[197][194:] = "######"
+    rows[198][194] = "#"
+    path = tmp_path / "pocket200.txt"
+    path.write_text("\n".join("".join(r) for r in rows) + "\n")
+    m = load_map(str(path))
+    assert (m.rows, m.cols) == (200, 200) and m.free.bit_count() == 198 * 198 - 6
+    # a board this big has more decimal digits than Python prints: values show it in hex
+    assert repr(tron(map=m).initial()).startswith("State(blocked=0x")
+    r = _cli("tron", "run", "--bots", "alphabeta:depth=1,eval=voronoi", "greedy", "--map",
+             str(path), "--seed", "1", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["winners"] == [1]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_empty_map_text(5, 201), "line 1: its first row has 201 cells"),
+        (_empty_map_text(201, 5), "line 201: more than 200 rows"),
+        ("\n\n" + _empty_map_text(250, 4), "line 203: more than 200 rows"),
+        ("201 3\n" + "#" * 201 + "\n", "line 1: the header says 201×3"),
+        ("3 999\n###\n", "line 1: the header says 3×999"),
+    ],
+)
+def test_maps_past_the_size_limit_are_refused_in_one_line(
+    tmp_path: Any, text: str, message: str
+) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text(text)
+    with pytest.raises(MapError, match="maps are limited to 200×200 cells"):
+        parse_map(text, "huge")
+    r = _cli("tron", "run", "--map", str(path), "--no-image", "--seed", "1")
+    assert r.exit_code == 2, r.output
+    assert r.output.count("\n") == 1 and "Traceback" not in r.output
+    assert f"{path}: map 'huge', {message}; maps are limited to 200×200 cells" in r.output
+
+
+def test_a_huge_map_file_is_refused_without_being_read_whole(tmp_path: Any) -> None:
+    from purestate.games.tron.maps import MAX_MAP_FILE_BYTES
+
+    path = tmp_path / "empty2000.txt"
+    path.write_text(_empty_map_text(2000, 2000))
+    blank = tmp_path / "blank.txt"
+    blank.write_text(" \n" * MAX_MAP_FILE_BYTES)
+    for p, message in (
+        (path, "map 'empty2000', line 1: its first row has 2000 cells; maps are limited"),
+        (blank, f"more than {MAX_MAP_FILE_BYTES:,} bytes, more than any map within the size"),
+    ):
+        r = _cli("tron", "run", "--map", str(p), "--no-image", "--seed", "1")
+        assert r.exit_code == 2, r.output
+        assert r.output.count("\n") == 1 and "Traceback" not in r.output
+        assert f"{p}: {message}" in r.output
+
+
+def test_a_map_value_past_the_size_limit_is_refused() -> None:
+    from purestate.games.tron.maps import Map, MapTooBig
+
+    with pytest.raises(MapTooBig, match="the map is 3×201; maps are limited to 200×200"):
+        Map("wide", 3, 201, 0, 0, (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("run", "-multi_test", str(10**23)), "'--multi-test' / '-multi_test'"),
+        (("run", "--jobs", str(10**23)), "'--jobs'"),
+        (("run", "--delay", "1e23"), "'--delay'"),
+        (("run", "--delay", "nan"), "'--delay'"),
+        (("dataset", "--games", str(10**23)), "'--games'"),
+        (("dataset", "--every", str(10**23)), "'--every'"),
+        (("dataset", "--jobs", str(10**23)), "'--jobs'"),
+        (("dataset", "--games", "5000", "--seed", "1"), "more than 10,000 games in one data set"),
+    ],
+    ids=[
+        "run-multi_test",
+        "run-jobs",
+        "run-delay",
+        "run-delay-nan",
+        "dataset-games",
+        "dataset-every",
+        "dataset-jobs",
+        "dataset-total",
+    ],
+)
+def test_absurd_counts_are_refused_before_anything_is_allocated(
+    tmp_path: Any, args: tuple[str, ...], message: str
+) -> None:
+    r = _cli("tron", *args, "--no-image" if args[0] == "run" else "--out",
+             *(() if args[0] == "run" else (str(tmp_path / "d.jsonl"),)))  # fmt: skip
+    assert r.exit_code == 2, r.output
+    assert r.output.count("\n") == 1 and "Traceback" not in r.output
+    assert message in r.output
+    assert not (tmp_path / "d.jsonl").exists()

@@ -42,6 +42,49 @@ class _OutOfBudget(Exception):
     """Raised inside an iteration when the node or time budget is spent."""
 
 
+class _Node:
+    """A node on the search's stack: the state, its depth and window, its moves and how far
+    through them it is, and the best found so far (values for the node's mover)."""
+
+    __slots__ = (
+        "a",
+        "alpha",
+        "best",
+        "best_move",
+        "beta",
+        "depth",
+        "flip",
+        "moves",
+        "next",
+        "player",
+        "resolved",
+        "state",
+    )
+
+    def __init__(
+        self,
+        state: Any,
+        depth: int,
+        alpha: float,
+        beta: float,
+        moves: tuple[Any, ...],
+        player: int,
+        flip: bool,
+    ) -> None:
+        self.state = state
+        self.depth = depth
+        self.alpha = alpha  # the window it was searched with (for the table's flag)
+        self.beta = beta
+        self.a = alpha  # the window's lower end, raised as moves improve on it
+        self.moves = moves
+        self.next = 0
+        self.player = player
+        self.flip = flip  # whether its value changes sign for the node above it
+        self.best = -_INF
+        self.best_move = moves[0]
+        self.resolved = True
+
+
 @frozen
 class SearchStats:
     """What one search did.
@@ -122,59 +165,77 @@ def search(
         # The value for player p of the position p's move led to, searched d - 1 plies below
         # it, and whether it is proven. The sign flips only when the turn passes: in dots and
         # boxes or after an Xtreme bonus the same player moves again.
+        #
+        # Negamax with an explicit stack of the nodes on the current line: a search as deep as a
+        # game is long (depth 0 on a big Tron map) would exceed Python's recursion limit. Nodes
+        # are visited, counted, evaluated and stored in the order of the plain recursion.
         nonlocal count, evals
-        if is_over(child):
-            return returns(child)[p], True
-        if d <= 1:
-            count += 1
-            evals += 1
-            v = evaluate_fn(game, child)
-            return (-v if p else v), False
-        if to_move(child) == p:
-            return node(child, d - 1, alpha, beta)
-        v, r = node(child, d - 1, -beta, -alpha)
-        return -v, r
-
-    def node(s: Any, d: int, alpha: float, beta: float) -> tuple[float, bool]:
-        # Value of the non-terminal state s for its mover, searched d plies deep (d >= 1).
-        nonlocal count
-        count += 1
-        if limited:
-            if limit and count > limit:
-                raise _OutOfBudget
-            if stop_fn is not None and not count & 255 and stop_fn():
-                raise _OutOfBudget
-        entry = tt_get(s)
-        first = None
-        if entry is not None:
-            e_depth, e_flag, e_value, first = entry
-            if e_depth >= d and (
-                e_flag == _EXACT
-                or (e_flag == _LOWER and e_value >= beta)
-                or (e_flag == _UPPER and e_value <= alpha)
-            ):
-                return e_value, e_depth == _RESOLVED
-        moves = legal(s)
-        if first is not None and moves[0] != first:
-            moves = (first, *(m for m in moves if m != first))
-        p = to_move(s)
-        best = -_INF
-        best_move = moves[0]
-        a = alpha
-        resolved = True
-        for m in moves:
-            v, r = child_value(step(s, m), d, a, beta, p)
-            resolved = resolved and r
-            if v > best:
-                best = v
-                best_move = m
-                if v > a:
-                    a = v
-                    if a >= beta:
+        stack: list[_Node] = []
+        while True:
+            # value `child` for p, searched with the window (alpha, beta), or open its node
+            pushed = False
+            if is_over(child):
+                v, r = returns(child)[p], True
+            elif d <= 1:
+                count += 1
+                evals += 1
+                e = evaluate_fn(game, child)
+                v, r = (-e if p else e), False
+            else:
+                flip = to_move(child) != p
+                lo, hi = (-beta, -alpha) if flip else (alpha, beta)
+                count += 1
+                if limited:
+                    if limit and count > limit:
+                        raise _OutOfBudget
+                    if stop_fn is not None and not count & 255 and stop_fn():
+                        raise _OutOfBudget
+                entry = tt_get(child)
+                first = None
+                pushed = True
+                if entry is not None:
+                    e_depth, e_flag, e_value, first = entry
+                    if e_depth >= d - 1 and (
+                        e_flag == _EXACT
+                        or (e_flag == _LOWER and e_value >= hi)
+                        or (e_flag == _UPPER and e_value <= lo)
+                    ):
+                        v, r = (-e_value if flip else e_value), e_depth == _RESOLVED
+                        pushed = False
+                if pushed:
+                    moves = legal(child)
+                    if first is not None and moves[0] != first:
+                        moves = (first, *(m for m in moves if m != first))
+                    stack.append(_Node(child, d - 1, lo, hi, moves, to_move(child), flip))
+            if not pushed:
+                # hand the value up the line until a node has a move left to search
+                while True:
+                    if not stack:
+                        return v, r
+                    top = stack[-1]
+                    top.resolved = top.resolved and r
+                    if v > top.best:
+                        top.best = v
+                        top.best_move = top.moves[top.next - 1]
+                        if v > top.a:
+                            top.a = v
+                    if top.a < top.beta and top.next < len(top.moves):
                         break
-        flag = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
-        tt[s] = (_RESOLVED if resolved else d, flag, best, best_move)
-        return best, resolved
+                    stack.pop()
+                    best = top.best
+                    flag = _UPPER if best <= top.alpha else _LOWER if best >= top.beta else _EXACT
+                    tt[top.state] = (
+                        _RESOLVED if top.resolved else top.depth,
+                        flag,
+                        best,
+                        top.best_move,
+                    )
+                    v, r = (-best if top.flip else best), top.resolved
+            # the top node's next move
+            top = stack[-1]
+            m = top.moves[top.next]
+            top.next += 1
+            child, d, alpha, beta, p = step(top.state, m), top.depth, top.a, top.beta, top.player
 
     root_moves = legal(state)
     p0 = to_move(state)

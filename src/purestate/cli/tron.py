@@ -22,6 +22,7 @@ from rich.text import Text
 
 from purestate.cli import app
 from purestate.cli.common import (
+    MAX_JOBS,
     UserError,
     choose_seed,
     console,
@@ -34,7 +35,7 @@ from purestate.core.learning import wilson
 from purestate.core.spec import SpecError
 from purestate.experiments import tron as series
 from purestate.experiments.executors import LocalExecutor
-from purestate.games.tron.maps import Map
+from purestate.games.tron.maps import MAX_MAP_SIDE, Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import read_text, write_atomic
@@ -49,6 +50,19 @@ tron_app = typer.Typer(
 app.add_typer(tron_app, name="tron")
 
 R = TypeVar("R")
+
+# Bounds on counts, checked while the options are parsed, before anything is allocated. A series
+# keeps one record per game and a data set every position in memory, so both are bounded below
+# the generic MAX_GAMES.
+MAX_SERIES_GAMES = 100_000
+"""The most games of one ``tron run`` (``--multi-test``)."""
+MAX_DATASET_GAMES = 10_000
+"""The most games of one ``tron dataset`` (``--games`` times the pairs times the maps)."""
+MAX_EVERY = MAX_MAP_SIDE**2
+"""The largest ``--every``: no game on a map within the size limit is longer."""
+MAX_DELAY = 60.0
+"""The longest ``--delay`` per move, in seconds."""
+
 Rules = Literal["alternating", "simultaneous"]
 Start = Literal["map", "mirror"]
 
@@ -155,10 +169,18 @@ def run_command(
         ),
     ] = ("ta2", "random"),
     map_name: Annotated[
-        str, typer.Option("--map", "-map", help="A shipped map's name or a map file.")
+        str,
+        typer.Option(
+            "--map",
+            "-map",
+            help=f"A shipped map's name or a map file (at most {MAX_MAP_SIDE}×{MAX_MAP_SIDE}).",
+        ),
     ] = "empty_room",
     multi_test: Annotated[
-        int, typer.Option("--multi-test", "-multi_test", min=1, help="How many games.")
+        int,
+        typer.Option(
+            "--multi-test", "-multi_test", min=1, max=MAX_SERIES_GAMES, help="How many games."
+        ),
     ] = 1,
     no_image: Annotated[
         bool, typer.Option("--no-image", "-no_image", help="Do not draw a game.")
@@ -170,12 +192,16 @@ def run_command(
     weights: Annotated[
         Path | None, typer.Option(help="A weights file for eval=linear bots (tron fit).")
     ] = None,
-    jobs: Annotated[int, typer.Option(min=1, help="Processes (results do not depend on it).")] = 1,
+    jobs: Annotated[
+        int, typer.Option(min=1, max=MAX_JOBS, help="Processes (results do not depend on it).")
+    ] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the series.")] = None,
     save: Annotated[
         Path | None, typer.Option(help="Save game 1 as a picture (.png) or animation (.gif).")
     ] = None,
-    delay: Annotated[float, typer.Option(help="Seconds per move when drawing a game.")] = 0.08,
+    delay: Annotated[
+        float, typer.Option(min=0.0, max=MAX_DELAY, help="Seconds per move when drawing a game.")
+    ] = 0.08,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
@@ -279,18 +305,25 @@ def dataset_command(
     map_names: Annotated[
         list[str] | None, typer.Option("--map", help="Maps (repeatable; default: the 13×13 ones).")
     ] = None,
-    games: Annotated[int, typer.Option(min=1, help="Games per pair and map.")] = 20,
-    every: Annotated[int, typer.Option(min=1, help="Keep every k-th position.")] = 1,
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_DATASET_GAMES, help="Games per pair and map.")
+    ] = 20,
+    every: Annotated[int, typer.Option(min=1, max=MAX_EVERY, help="Keep every k-th position.")] = 1,
     rules: Annotated[Rules, typer.Option()] = "alternating",
     start: Annotated[Start, typer.Option(help="mirror (varied starts) or map.")] = "mirror",
-    jobs: Annotated[int, typer.Option(min=1)] = 1,
+    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS)] = 1,
     seed: Annotated[int | None, typer.Option()] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
 ) -> None:
     """Play bots against each other and record positions, features and outcomes (JSON Lines)."""
-    seed = choose_seed(seed)
     pairs = pair or list(DEFAULT_PAIRS)
     maps = map_names or list(DEFAULT_MAPS)
+    if games * len(pairs) * len(maps) > MAX_DATASET_GAMES:
+        raise UserError(
+            f"{games} games × {len(pairs)} pairs × {len(maps)} maps is more than "
+            f"{MAX_DATASET_GAMES:,} games in one data set; make --games smaller"
+        )
+    seed = choose_seed(seed)
     lines: list[str] = []
     count = 0
     for pi, text in enumerate(pairs):

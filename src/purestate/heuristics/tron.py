@@ -27,7 +27,6 @@ All sets of cells are int bitboards; a BFS advances a whole frontier with a few 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 from typing import Any
@@ -73,6 +72,32 @@ def parity_bound(region: int, head: int, even: int) -> int:
     a = (region & same).bit_count()
     b = region.bit_count() - a
     return 2 * min(a, b) + (1 if b > a else 0)
+
+
+def room_beyond(free: int, head: int, need: int, cols: int) -> bool:
+    """Whether ``parity_bound(flood(free, 1 << head, cols), head, t.even) > need``.
+
+    The flood stops as soon as the cells reached so far have a larger bound: a bound only grows as
+    cells are added, so the answer is the same, and a search that only asks "is there room for
+    more than ``need`` moves" rarely floods a big region to its end. The colours need no mask:
+    the BFS layers alternate them, odd layers having the other colour than the head's.
+    """
+    avail = free
+    frontier = 1 << head
+    same = other = 0  # cells of the head's colour and of the other colour reached so far
+    odd = True
+    while frontier:
+        # neighbours_of inlined: this loop is most of the time of an endgame fill on a big map
+        frontier = (frontier << 1 | frontier >> 1 | frontier << cols | frontier >> cols) & avail
+        avail ^= frontier
+        if odd:
+            other += frontier.bit_count()
+        else:
+            same += frontier.bit_count()
+        odd = not odd
+        if (2 * same + 1 if other > same else 2 * other) > need:
+            return True
+    return False
 
 
 def free_neighbour_count(cell: int, free: int, t: Topology) -> int:
@@ -239,11 +264,8 @@ FILL_NODES = 3000
 """The node budget of one endgame fill search (``fill_length``)."""
 
 
-class _Done(Exception):
-    pass
-
-
-@functools.lru_cache(maxsize=200_000)
+# at most 20,000 regions: on a 200×200 map each key is a 5 KB bitboard
+@functools.lru_cache(maxsize=20_000)
 def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> int:
     """How many moves a lone cycle at ``head`` can make through the cells of ``free``.
 
@@ -258,30 +280,37 @@ def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> i
     even = t.even
     bound = parity_bound(flood(free, 1 << head, cols), head, even)
     best = 0
-    count = 0
 
-    def dfs(free: int, head: int, depth: int) -> None:
-        nonlocal best, count
-        count += 1
-        if count > nodes:
-            raise _Done
+    def ordered_steps(free: int, head: int) -> list[int]:
         steps = [n for n in nb[head] if free >> n & 1]
-        if not steps:
-            return
         if len(steps) > 1:
             steps.sort(key=lambda n: sum(free >> m & 1 for m in nb[n]))
-        for n in steps:
-            rest = free ^ 1 << n
-            if depth + 1 > best:
-                best = depth + 1
-                if best >= bound:
-                    raise _Done
-            if depth + 1 + parity_bound(flood(rest, 1 << n, cols), n, even) <= best:
-                continue
-            dfs(rest, n, depth + 1)
+        return steps
 
-    with contextlib.suppress(_Done):
-        dfs(free, head, 0)
+    # An explicit stack of (free cells, depth, the moves not yet tried) per node of the current
+    # path: a path can be as long as the region, far deeper than Python's recursion limit. Nodes
+    # are counted and moves tried in the order of the plain recursive search.
+    if nodes < 1:
+        return best
+    count = 1  # the root is the first node
+    stack = [(free, 0, iter(ordered_steps(free, head)))]
+    while stack:
+        here, depth, untried = stack[-1]
+        n = next(untried, -1)
+        if n < 0:
+            stack.pop()
+            continue
+        rest = here ^ 1 << n
+        if depth + 1 > best:
+            best = depth + 1
+            if best >= bound:
+                return best
+        if not room_beyond(rest, n, best - depth - 1, cols):
+            continue
+        count += 1
+        if count > nodes:
+            return best
+        stack.append((rest, depth + 1, iter(ordered_steps(rest, n))))
     return best
 
 
@@ -340,6 +369,23 @@ def _layer_distance(cell: int, layers: list[int]) -> int:
         if layer >> cell & 1:
             return d + 1
     return len(layers) + 1
+
+
+class _Chamber:
+    """A chamber on ``chamber_value``'s stack: its cells, how it was entered, the cut vertices
+    still to explore from it, and the best children found so far."""
+
+    __slots__ = ("best_calm", "best_front", "chamber", "children", "cut", "entry", "front", "steps")
+
+    def __init__(self, chamber: int, entry: int, front: bool, children: int) -> None:
+        self.chamber = chamber
+        self.entry = entry
+        self.front = front
+        self.children = children
+        self.best_calm = 0.0
+        self.best_front = 0.0
+        self.cut = 0  # the cut vertex whose side is being explored, and its distance
+        self.steps = 0
 
 
 # a1k0n's fit of his evaluation K1·N + K2·E (cells and edges of the chamber tree), on the 2010
@@ -401,9 +447,9 @@ def chamber_value(
         n = counted.bit_count()
         return n + edge_weight * edges(counted, free, cols) if edge_weight else float(n)
 
-    def explore(start: int, entry: int) -> tuple[float, bool]:
-        """(value, battlefront) of the chamber entered through the cells ``start`` from a cell
-        at distance ``entry`` from the head."""
+    def enter(start: int, entry: int) -> _Chamber:
+        """The chamber entered through the cells ``start`` from a cell at distance ``entry``
+        from the head (its cells are marked visited)."""
         nonlocal visited
         start &= ~visited
         chamber = start & open_cells
@@ -412,25 +458,38 @@ def chamber_value(
         visited |= chamber
         front = bool((chamber | neighbours_of(chamber, cols)) & enemy)
         children = (neighbours_of(chamber, cols) | start) & cuts & ~visited
-        best_calm = 0.0
-        best_front = 0.0
-        while children:
-            low_bit = children & -children
-            children ^= low_bit
+        return _Chamber(chamber, entry, front, children)
+
+    # Depth first through the chamber tree with an explicit stack (a corridor of cut vertices
+    # nests as deep as it is long). A chamber's value is known once all its children are done:
+    # max(its own worth + the best calm child, the best battlefront child).
+    stack = [enter(neighbours_of(1 << head, cols) & region, 0)]
+    while True:
+        top = stack[-1]
+        while top.children:
+            low_bit = top.children & -top.children
+            top.children ^= low_bit
             if visited & low_bit:
                 continue
             visited |= low_bit
-            steps = _layer_distance(low_bit.bit_length() - 1, layers)
-            value, child_front = explore(neighbours_of(low_bit, cols) & region, steps)
+            top.cut = low_bit
+            top.steps = _layer_distance(low_bit.bit_length() - 1, layers)
+            stack.append(enter(neighbours_of(low_bit, cols) & region, top.steps))
+            break
+        else:
+            stack.pop()
+            value = max(worth(top.chamber) + top.best_calm, top.best_front)
+            if not stack:
+                return value
+            parent = stack[-1]
+            low_bit = parent.cut
             value += worth(low_bit)
-            if child_front or (low_bit | neighbours_of(low_bit, cols)) & enemy:
+            if top.front or top.best_front > 0 or (low_bit | neighbours_of(low_bit, cols)) & enemy:
                 # walk to the cut vertex, giving up the rest of this chamber
-                best_front = max(best_front, max(0, steps - entry - 1) * step_value + value)
+                walk = max(0, parent.steps - parent.entry - 1) * step_value
+                parent.best_front = max(parent.best_front, walk + value)
             else:
-                best_calm = max(best_calm, value)
-        return max(worth(chamber) + best_calm, best_front), front or best_front > 0
-
-    return explore(neighbours_of(1 << head, cols) & region, 0)[0]
+                parent.best_calm = max(parent.best_calm, value)
 
 
 def _chamber_counts(

@@ -12,6 +12,12 @@ A map must be enclosed by blocked cells (``#`` or ``x``), hold exactly one ``1``
 and use no other character. Power-ups (``?``, ``*``, ``^``, ``!``, ``@``) are out of scope and
 refused. Errors name the line and column (both 1-based) of the offending character.
 
+Size: a map has at most ``MAX_MAP_SIDE`` rows and as many columns, the border included. The search
+bots' work per move grows with the cells times the BFS layers; on an empty 200×200 map a move of
+the default bot (``alphabeta:depth=4,eval=voronoi``) takes 0.3-0.8 s on average and 5-8 s at
+worst (docs/games/tron.md). A bigger map is refused before any board is built, naming the line that
+shows the size.
+
 Cells are numbered row by row, ``cell = row * cols + col``; a set of cells is an int bitboard.
 """
 
@@ -19,9 +25,16 @@ from __future__ import annotations
 
 import re
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.core.game import ParseError
+
+MAX_MAP_SIDE = 200
+"""The most rows, and the most columns, a map may have (the border included)."""
+
+MAX_MAP_FILE_BYTES = 16 * (MAX_MAP_SIDE + 1) ** 2
+"""More bytes than any map within ``MAX_MAP_SIDE`` needs, even with generous indentation: a
+bigger file is refused before it is read."""
 
 _HEADER = re.compile(r"^\s*(\d+)\s+(\d+)\s*$")
 _POWER_UPS = {"?": "a random power-up", "*": "a trap", "^": "a speed boost", "!": "a bomb"}
@@ -30,6 +43,30 @@ _POWER_UPS["@"] = "an armor power-up"
 
 class MapError(ParseError):
     """A map text that cannot be used (the message names the map, line and column)."""
+
+
+class MapTooBig(MapError):
+    """A map past the size limit (``MAX_MAP_SIDE``); the message names its size and the limit."""
+
+
+def check_size(name: str, rows: int, cols: int, where: str = "", size: str = "") -> None:
+    """Refuse a map bigger than ``MAX_MAP_SIDE`` in either direction.
+
+    Args:
+        name: The map's name, for the message.
+        rows: Its rows.
+        cols: Its columns.
+        where: Where the size shows in the map text (e.g. ``", line 1"``), for the message.
+        size: How to state the size (default: ``the map is ROWS×COLS``).
+
+    Raises:
+        MapTooBig: naming the map, its size and the limit.
+    """
+    if rows > MAX_MAP_SIDE or cols > MAX_MAP_SIDE:
+        raise MapTooBig(
+            f"map {name!r}{where}: {size or f'the map is {rows}×{cols}'}; maps are limited to "
+            f"{MAX_MAP_SIDE}×{MAX_MAP_SIDE} cells, the border included"
+        )
 
 
 @frozen(cache_hash=True)
@@ -48,9 +85,13 @@ class Map:
     name: str
     rows: int
     cols: int
-    walls: int
-    barriers: int
+    # bitboards print in hex: a big map's board has more decimal digits than Python will print
+    walls: int = field(repr=hex)
+    barriers: int = field(repr=hex)
     starts: tuple[int, int]
+
+    def __attrs_post_init__(self) -> None:
+        check_size(self.name, self.rows, self.cols)
 
     @property
     def size(self) -> int:
@@ -124,6 +165,7 @@ def parse_map(text: str, name: str = "map") -> Map:
     rows: list[tuple[int, int, str]] = []
     if header:
         width, height = int(header.group(1)), int(header.group(2))
+        check_size(name, height, width, ", line 1", f"the header says {width}×{height}")
         body = lines[1:]
         while body and body[-1] == "":
             body.pop()
@@ -143,8 +185,24 @@ def parse_map(text: str, name: str = "map") -> Map:
         stripped = [(i + 1, line) for i, line in enumerate(lines)]
         while stripped and not stripped[-1][1].strip():
             stripped.pop()
-        while stripped and not stripped[0][1].strip():
-            stripped.pop(0)
+        first = next((i for i, (_, line) in enumerate(stripped) if line.strip()), len(stripped))
+        stripped = stripped[first:]
+        if stripped:
+            # refused before any row is looked at, naming the line that shows the size (only
+            # the head of an oversized file may have been read: nothing here counts every row)
+            first_line, first_row = stripped[0][0], stripped[0][1].strip()
+            check_size(
+                name,
+                0,
+                len(first_row),
+                f", line {first_line}",
+                f"its first row has {len(first_row)} cells",
+            )
+            if len(stripped) > MAX_MAP_SIDE:
+                past = stripped[MAX_MAP_SIDE][0]
+                check_size(
+                    name, len(stripped), 0, f", line {past}", f"more than {MAX_MAP_SIDE} rows"
+                )
         for lineno, line in stripped:
             core = line.strip()
             if not core:

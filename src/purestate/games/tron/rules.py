@@ -75,7 +75,7 @@ class State:
         outcome: ``-1`` while running, ``0`` or ``1`` for the winner, ``2`` for a draw.
     """
 
-    blocked: int
+    blocked: int = field(repr=hex)  # hex: a big map's board has too many decimal digits
     head0: int
     head1: int
     to_move: int
