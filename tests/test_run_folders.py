@@ -369,3 +369,89 @@ def test_a_run_that_cannot_be_played_is_refused_before_its_folder(tmp_path: Path
         r = invoke(*cmd, "--game", "ultimate_tictactoe", "--out", str(out))
         assert "menace needs a matchbox" in one_line_error(r)
         assert not out.exists()
+
+
+# --- what a review found --------------------------------------------------------------------
+
+
+def test_resume_refuses_a_folder_that_holds_no_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").write_text("a file of the user's")
+    # a table path that does not exist is not read as "its parent folder"
+    assert "no such run folder" in one_line_error(invoke("selfplay", "--resume", "nonexist.json"))
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "games.jsonl").write_text("precious line\n")
+    before = files(notes)
+    line = one_line_error(invoke("selfplay", "--resume", str(notes), "--games", "5"))
+    assert "holds no selfplay run" in line
+    assert files(notes) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "notes"]
+
+
+def test_no_run_folder_inside_another(tmp_path: Path) -> None:
+    sweep = tmp_path / "s"
+    assert invoke(*SWEEP, "--out", str(sweep)).exit_code == 0
+    inner = next((sweep / "runs").glob("*/seed-0"))
+    before = files(sweep)
+    for cmd in (["selfplay", "--out", str(inner), "--force"],
+                ["selfplay", "--resume", str(inner), "--more", "5"],
+                ["selfplay", "--out", str(sweep / "new")]):  # fmt: skip
+        assert "inside the run folder" in one_line_error(invoke(*cmd))
+    assert files(sweep) == before
+
+
+def test_a_run_killed_before_it_wrote_anything_is_resumed_from_the_start(tmp_path: Path) -> None:
+    whole, out = tmp_path / "whole", tmp_path / "k"
+    assert invoke(*SELFPLAY, "--out", str(whole)).exit_code == 0
+    out.mkdir()
+    (out / ".lock").write_text("999999\n")  # what a SIGKILL at start-up leaves
+    r = invoke(*SELFPLAY, "--resume", str(out))
+    assert r.exit_code == 0, r.output
+    assert files(out) == files(whole)
+
+
+def test_more_after_a_kill_finishes_the_run_that_was_started(
+    tmp_path: Path, kill_at: list[int]
+) -> None:
+    base = ["selfplay", "--opponent", "random", "--seed", "3", "--no-plot", "--checkpoint", "20"]
+    whole, out = tmp_path / "whole", tmp_path / "k"
+    assert invoke(*base, "--games", "100", "--out", str(whole)).exit_code == 0
+    assert invoke(*base, "--games", "40", "--out", str(out)).exit_code == 0
+    kill_at[:] = [8, 0]  # after the first checkpoint of the --more part
+    assert isinstance(invoke(*base, "--resume", str(out), "--more", "60").exception, Killed)
+    kill_at[:] = [0, 0]
+    assert "finish it first" in one_line_error(invoke(*base, "--resume", str(out), "--more", "60"))
+    assert invoke(*base, "--resume", str(out)).exit_code == 0
+    assert files(out) == files(whole)
+    assert "give one of them" in one_line_error(
+        invoke(*base, "--resume", str(out), "--more", "5", "--games", "200")
+    )
+
+
+def test_checkpoints_fall_on_multiples_of_the_run_after_more() -> None:
+    from purestate.experiments.selfplay import Selfplay
+
+    run = Selfplay("tictactoe", "qlearning", "self", 0, 1)
+    game = run.make_game()
+    starts = [s.start for s in run.stretches(game, run.initial_tables(game), 150, 300, 100)]
+    assert starts == [150, 200, 300, 400]
+
+
+def test_a_name_too_long_under_an_existing_folder_is_one_line(tmp_path: Path) -> None:
+    long = tmp_path / ("a" * 300)
+    assert "too long" in one_line_error(invoke("selfplay", "--games", "5", "--out", str(long)))
+    tournament = ["tournament", "-g", "tictactoe", "-a", "random", "random", "--seed", "1"]
+    assert "too long" in one_line_error(invoke(*tournament, "--out", str(long)))
+
+
+def test_a_greedy_learner_refuses_a_game_too_large_for_it() -> None:
+    import purestate
+    from purestate.core.agent import check_game, greedy_agent
+
+    with pytest.raises(SpecError, match="matchbox"):
+        check_game(greedy_agent(purestate.agent("menace")), purestate.make("ultimate_tictactoe"))
+    r = invoke("tournament", "-g", "ultimate_tictactoe", "-a", "menace", "random")
+    assert "seed" not in one_line_error(r)  # refused before the seed line

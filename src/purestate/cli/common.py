@@ -59,6 +59,9 @@ def friendly(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except (UserError, SpecError, ParseError, IllegalMove, FileFormatError) as e:
             fail(str(e))
+        except OSError as e:  # the disk is full, a file vanished, ...: the system's own words
+            where = f"{e.filename}: " if e.filename else ""
+            fail(f"{where}{e.strerror or e}")
         except KeyboardInterrupt:
             error("interrupted")
             raise typer.Exit(130) from None

@@ -163,7 +163,8 @@ def play_command(
     Without --opponent you play the game's default opponent, one that answers within a second or
     so a move: perfect for tic-tac-toe and small dots and boxes, mcts for the larger games,
     alpha-beta with Voronoi for Tron (docs/solvers.md); with --table, the agent the file names.
-    A learning agent plays its table's best moves unless --explore.
+    A learning agent plays its table's best moves unless --explore (or --learn, with which it
+    plays and learns by its own rule).
     """
     g = game_from(game)
     human = 0 if seat is Seat.first else 1
@@ -182,7 +183,9 @@ def play_command(
         bot_table = bot.initial_table(g, 1 - human)
     if learn and (table is None or not bot.learns):
         raise UserError("--learn needs a learning agent and its --table file")
-    player = bot if explore else greedy_agent(bot)
+    # a bot that learns from the games plays as it learns (MENACE draws its beads): judging it
+    # greedily while reinforcing those moves would not be its learning rule
+    player = bot if explore or learn else greedy_agent(bot)
     agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
     run_key = key(choose_seed(seed))
     game_no = 0

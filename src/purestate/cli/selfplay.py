@@ -24,7 +24,7 @@ from purestate.cli.common import (
 )
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent
-from purestate.core.spec import SpecError
+from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
 from purestate.io import plots
 from purestate.io.files import FileFormatError, json_text, sync, write_json
@@ -38,6 +38,9 @@ from purestate.io.runs import (
     read_manifest,
     recover,
     run_folder,
+)
+from purestate.io.runs import (
+    entries as _entries,
 )
 from purestate.io.tables import load_table, table_json
 
@@ -176,7 +179,7 @@ def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[P
     """
     if resume is None:
         return (out if out is not None else new_run_dir(Path("runs"), prefix)), "new"
-    folder = resume.parent if resume.suffix == ".json" and not resume.is_dir() else resume
+    folder = resume.parent if resume.is_file() else resume
     if not folder.is_dir():
         raise UserError(f"--resume {resume}: no such run folder")
     if out is not None and out.resolve() != folder.resolve():
@@ -242,16 +245,28 @@ def selfplay_command(
     learner, opp = run.agents()
     run.check(g)  # refuse a run that cannot be played before anything is written
     folder, mode = run_folder_of(resume, out, "selfplay")
-    manifest = {"format": "purestate.run/1", "command": "selfplay", "game": g.spec.name,
+    if more is not None and games is not None:
+        raise UserError("--games is the run's total and --more plays past it: give one of them")
+    manifest = {"format": "purestate.run/1", "command": "selfplay",
+                "game": format_spec(g.spec.name, g),
                 "agent": learner.spec, "opponent": SELF if opponent == SELF else opp.spec,
                 "seat": SEATS[run.seat], "seed": seed}  # fmt: skip
     with run_folder(folder, "force" if force else mode, RUN_FILES) as out_dir:
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
-        if mode == "resume":
+        if saved is not None:
             check_manifest(out_dir / "run.json", manifest, _IDENTITY)
             restored = restore_run(out_dir, run, g)
+        elif mode == "resume" and any(_entries(out_dir)):
+            raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
+        # else: a run killed before it wrote anything starts again from game 0
         start = restored.games
+        unfinished = saved is not None and saved.get("games", start) > start
+        if more is not None and unfinished and restored.refused_at is None:
+            raise UserError(
+                f"{out_dir} stopped at game {start} of {saved['games'] if saved else start}: "
+                f"finish it first with --resume {out_dir}"
+            )
         if more is not None:
             total = start + more
         elif games is not None:

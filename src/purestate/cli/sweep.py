@@ -60,7 +60,7 @@ from purestate.experiments.sweep import (
 )
 from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
-from purestate.io.runs import clean_temporaries, run_folder
+from purestate.io.runs import clean_temporaries, entries, run_folder
 
 SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
 """What a sweep folder holds (``--force`` removes exactly these)."""
@@ -174,8 +174,11 @@ def sweep_command(
                 "game": game, "games": games, "seat": seat.value, "block": block}  # fmt: skip
     with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
         mpath = out / "sweep.json"
-        if mode == "resume" and read_json(mpath) != manifest:
-            raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
+        if mode == "resume" and mpath.exists():
+            if read_json(mpath) != manifest:
+                raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
+        elif mode == "resume" and entries(out):
+            raise UserError(f"{out} holds no sweep (no sweep.json); nothing was changed")
         write_json(mpath, manifest)
         agg, done_before = _sweep(
             out, runs, games, block, checkpoint, executor(jobs, dask), as_json

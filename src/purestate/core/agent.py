@@ -150,6 +150,10 @@ class Greedy:
         """Nothing is learned while being judged: the table comes back as it was."""
         return table
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """The learner's refusal of a game too large for it, if it has one."""
+        check_game(self.learner, game)
+
     def supports_seat(self, table: Any, seat: int) -> bool:
         """The learner's answer, or True if it does not say."""
         supports = getattr(self.learner, "supports_seat", None)

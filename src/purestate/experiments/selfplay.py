@@ -152,15 +152,16 @@ class Selfplay:
         """Games ``start`` .. ``start + games - 1`` in stretches, for a shell that reports progress
         and saves checkpoints: one game each through the generic fold (a slow run shows every
         game), up to ``FUSED_STRETCH`` games each through a fused loop, never across a multiple of
-        ``checkpoint`` games from ``start``. Ends early after a refused game."""
+        ``checkpoint`` games (counted from the run's first game, so a resumed run checkpoints
+        where an uninterrupted one does). Ends early after a refused game."""
         if not self.fused:
             yield from self._one_by_one(game, tables, start, games)
             return
         played, end = start, start + games
         while played < end:
             size = min(end - played, FUSED_STRETCH)
-            if checkpoint:
-                size = min(size, checkpoint - (played - start) % checkpoint)
+            if checkpoint:  # checkpoints fall on multiples of ``checkpoint`` games of the run
+                size = min(size, checkpoint - played % checkpoint)
             stretch = self.play(game, tables, played, size)
             yield stretch
             tables = stretch.tables

@@ -114,8 +114,20 @@ def clean_temporaries(folder: Path) -> None:
             p.unlink()
 
 
-def _entries(folder: Path) -> list[Path]:
+def entries(folder: Path) -> list[Path]:
+    """What a folder holds, but its lock file."""
     return sorted(p for p in folder.iterdir() if p.name != LOCK)
+
+
+RUN_MARKS = ("run.json", "sweep.json", CHECKPOINT)
+"""Files that make a folder a run folder: no run is written inside another."""
+
+
+def _enclosing_run(folder: Path) -> Path | None:
+    for parent in folder.resolve().parents:
+        if any((parent / mark).exists() for mark in RUN_MARKS):
+            return parent
+    return None
 
 
 @contextlib.contextmanager
@@ -124,8 +136,9 @@ def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Pat
 
     Args:
         folder: The run folder (created when missing).
-        mode: ``"new"``: the folder must be missing or empty; ``"resume"``: it must hold a run to
-            continue; ``"force"``: whatever run it holds is removed first.
+        mode: ``"new"``: the folder must be missing or empty; ``"resume"``: the command checks
+            the run it holds (an empty one, killed before it wrote anything, starts again);
+            ``"force"``: whatever run it holds is removed first.
         owned: The names of the files and folders this command writes; ``force`` removes those and
             refuses a folder that holds anything else.
 
@@ -138,9 +151,17 @@ def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Pat
         RunFolderError: one line saying what is wrong and what would work.
     """
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise RunFolderError(f"{folder} is a file, not a folder")
-    created = [p for p in (folder, *folder.parents) if not p.exists()]  # deepest first
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise RunFolderError(f"{folder} is a file, not a folder")
+        created = [p for p in (folder, *folder.parents) if not p.exists()]  # deepest first
+        inside = _enclosing_run(folder)
+    except OSError as e:  # a name too long for the file system, a loop of links, ...
+        raise RunFolderError(f"cannot use the folder {describe_os_error(folder, e)}") from None
+    if inside is not None:
+        raise RunFolderError(
+            f"{folder} is inside the run folder {inside}; choose a folder outside it"
+        )
     try:
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -151,22 +172,20 @@ def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Pat
             if mode == "resume":
                 recover(folder)  # before cleaning: a checkpoint's pending files finish it
             clean_temporaries(folder)
-            entries = _entries(folder)
-            if mode == "new" and entries:
+            held = entries(folder)
+            if mode == "new" and held:
                 raise RunFolderError(
                     f"{folder} already holds a run: add --resume {folder} to continue it, "
                     "or --force to replace it"
                 )
-            if mode == "resume" and not entries:
-                raise RunFolderError(f"{folder} holds no run to resume")
             if mode == "force":
-                foreign = [p.name for p in entries if p.name not in owned]
+                foreign = [p.name for p in held if p.name not in owned]
                 if foreign:
                     raise RunFolderError(
                         f"{folder} holds files purestate did not write ({foreign[0]}); "
                         "--force only replaces a run folder: choose another folder"
                     )
-                for p in entries:
+                for p in held:
                     if p.is_dir() and not p.is_symlink():
                         shutil.rmtree(p)
                     else:
