@@ -184,8 +184,8 @@ def test_a_map_file_cannot_be_named_in_a_record(tmp_path: Path) -> None:
 @pytest.fixture
 def tournament(tmp_path: Path) -> Path:
     out = tmp_path / "t"
-    code, text = run("tournament", "--game", "tictactoe", "--agents", "random", "mcts",
-                     "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(out), "--json")  # fmt: skip
+    args = ["--games", "2", "--seed", "1", "--jobs", "1", "--out", str(out), "--json"]
+    code, text = run("tournament", "--game", "tictactoe", "--agents", "random", "mcts", *args)
     assert code == 0, text
     return out
 

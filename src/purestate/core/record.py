@@ -64,7 +64,8 @@ class Record:
         players: Both players' agent specs in seat order (``"human"`` for a person).
         seed: The seed of the command that played the game.
         index: The game's number in that command's series.
-        moves: The moves as move ids (the ints ``Game.step`` takes: OpenSpiel's action numbers).
+        moves: The moves as move ids: the ints ``Game.step`` takes (OpenSpiel's action numbers for
+            tictactoe and dots_and_boxes; see each game's page).
         returns: The result per seat.
         resigned: The seat that resigned, or ``None``.
         result: ``"win"``, ``"draw"`` or ``"loss"`` from the side of seat ``seat``.
