@@ -244,3 +244,19 @@ def test_replay_errors_are_one_line(tournament: Path, tmp_path: Path) -> None:
         read_records(bad)
     code, text = run("replay", str(tmp_path / "nothing.jsonl"))
     assert code == 2 and "no such file" in text
+
+
+def test_out_folders_are_refused_unless_forced(tmp_path: Path) -> None:
+    commands = (
+        ["evaluate", "--agent", "random", "--games", "2", "--json"],
+        ["tron", "run", "--bots", "wall", "random", "--no-image", "--seed", "1", "--json"],
+    )
+    for args in commands:
+        out = tmp_path / args[0]
+        assert run(*args, "--out", str(out))[0] == 0
+        before = (out / "games.jsonl").read_text()
+        code, text = run(*args, "--out", str(out))
+        assert code == 2 and "--force" in text and len(text.strip().splitlines()) == 1, text
+        code, text = run(*args, "--out", str(out), "--force")
+        assert code == 0, text
+        assert (out / "games.jsonl").read_text() == before  # the same seed, the same games

@@ -28,8 +28,8 @@ from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.core.record import Record, game_spec
 from purestate.experiments.evaluate import seat_games
-from purestate.io.files import write_atomic
-from purestate.io.records import GAMES_FILE, records_text
+from purestate.io.files import open_atomic
+from purestate.io.records import GAMES_FILE, record_line
 from purestate.io.runs import run_folder
 
 SEATS = ("first", "second")
@@ -94,7 +94,6 @@ def evaluate_command(
     opp = opponent_agent if explore else greedy_agent(opponent_agent)
     k = key(seed)
     spec = game_spec(g) if out is not None else ""
-    records: list[Record] = []
     results: dict[str, Any] = {}
     progress = Progress(
         TextColumn("[bold]{task.description}[/]"),
@@ -109,7 +108,12 @@ def evaluate_command(
         if out is not None
         else contextlib.nullcontext(None)
     )
-    with folder as written, progress:
+    with contextlib.ExitStack() as stack:
+        written = stack.enter_context(folder)
+        # streamed into a temporary file that replaces games.jsonl only when every game is in:
+        # memory stays flat for any --games, and an interrupted run leaves no partial log
+        log = None if written is None else stack.enter_context(open_atomic(written / GAMES_FILE))
+        stack.enter_context(progress)
         for s in seats:
             task = progress.add_task(f"as {SEATS[s]}", total=games)
             outcomes = []
@@ -117,14 +121,13 @@ def evaluate_command(
             players = (subject.spec, opp.spec) if s == 0 else (opp.spec, subject.spec)
             for i, ep in enumerate(seat_games(g, subject, tables[s], opp, opp_table, s, games, k)):
                 outcomes.append(ep.outcome(s))
-                if written is not None:
+                if log is not None:
                     # the index is the game's number in its seat's series, seat s's games first
-                    records.append(Record.of(spec, players, seed, i, ep, s))
+                    log.write(record_line(Record.of(spec, players, seed, i, ep, s)))
                 progress.advance(task)
             results[SEATS[s]] = _figures(tally(outcomes))
-        if written is not None:
-            write_atomic(written / GAMES_FILE, records_text(records))
-            err_console.print(f"wrote {written}")
+    if out is not None:
+        err_console.print(f"wrote {out}")
     for s in (0, 1):
         results.setdefault(SEATS[s], None)
     if as_json:
