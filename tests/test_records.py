@@ -260,3 +260,13 @@ def test_out_folders_are_refused_unless_forced(tmp_path: Path) -> None:
         code, text = run(*args, "--out", str(out), "--force")
         assert code == 0, text
         assert (out / "games.jsonl").read_text() == before  # the same seed, the same games
+
+
+def test_replay_draws_a_tron_game_as_its_grid(tmp_path: Path) -> None:
+    out = tmp_path / "tron"
+    args = ["--bots", "wall", "random", "--no-image", "--seed", "1", "--out", str(out)]
+    assert run("tron", "run", *args)[0] == 0
+    code, text = run("replay", str(out), "--svg", str(tmp_path / "t.svg"))
+    assert code == 0, text
+    picture = (tmp_path / "t.svg").read_text()
+    assert "<svg" in picture and "<image" in picture  # matplotlib's grid, not the text panel

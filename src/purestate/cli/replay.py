@@ -67,7 +67,7 @@ def replay_command(
     title = f"{record.players[0]} vs {record.players[1]}, {record.game}"
     exported = False
     if svg is not None:
-        save_svg(svg, game, episode.final, title)
+        save_svg(svg, game, episode.states, title)
         err_console.print(f"wrote {svg}")
         exported = True
     if gif is not None:

@@ -16,14 +16,19 @@ GIF_FPS = 2
 """Frames (plies) per second of a board-game GIF: slow enough to follow each move."""
 
 
-def save_svg(path: Path, game: Game[Any, Any], state: Any, title: str = "") -> None:
-    """Write ``svg(game, state)`` to ``path``.
+def save_svg(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str = "") -> None:
+    """Write the final board of a game as SVG: ``svg(game, states[-1])``, or for Tron its
+    coloured grid (``io.tron.save_picture``), whose trails need the whole game to tell whose
+    they are.
 
     Raises:
         FileFormatError: if the file cannot be written.
     """
+    if isinstance(game, Tron):
+        save_picture(path, game, states, title)
+        return
     try:
-        write_atomic(Path(path), svg(game, state, title))
+        write_atomic(Path(path), svg(game, states[-1], title))
     except OSError as e:
         raise FileFormatError(f"{path}: cannot write it ({e.strerror or e})") from None
 
