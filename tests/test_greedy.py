@@ -205,7 +205,7 @@ def test_tournament_runs_learners_greedily_unless_told_to_explore(tmp_path: Path
         lines = (out / "games.jsonl").read_text().splitlines()
         games[mode] = [json.loads(ln)["moves"] for ln in lines]
     # fresh tables rate every move 0: greedy plays the first legal move, every game alike
-    assert games[()] == [["0", "1", "2", "3", "4", "5", "6"]] * 4
+    assert games[()] == [[0, 1, 2, 3, 4, 5, 6]] * 4
     assert games[("--explore",)] != games[()]
 
 

@@ -21,12 +21,14 @@ Example:
 import purestate.agents as _agents_package  # noqa: F401
 import purestate.games as _games_package  # noqa: F401
 from purestate.core.agent import Agent, Decision
-from purestate.core.episode import Episode, play, replay
+from purestate.core.episode import Episode, play
 from purestate.core.game import Game, GameSpec, IllegalMove, ParseError
 from purestate.core.keys import Key, fold_in, key, split
 from purestate.core.learning import Tally, TrainStep, blocks, tally, train, wilson
+from purestate.core.record import Record, RecordError, replay
 from purestate.core.registry import agent, agents, games, make, make_spec
 from purestate.core.spec import SpecError
+from purestate.core.svg import svg
 
 __all__ = [
     "Agent",
@@ -37,6 +39,8 @@ __all__ = [
     "IllegalMove",
     "Key",
     "ParseError",
+    "Record",
+    "RecordError",
     "SpecError",
     "Tally",
     "TrainStep",
@@ -51,6 +55,7 @@ __all__ = [
     "play",
     "replay",
     "split",
+    "svg",
     "tally",
     "train",
     "wilson",

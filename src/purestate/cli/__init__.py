@@ -88,6 +88,7 @@ def _register() -> None:
         games,
         menace,
         play,
+        replay,
         selfplay,
         solve,
         sweep,

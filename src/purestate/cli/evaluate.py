@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,7 +26,11 @@ from purestate.cli.common import (
 from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
+from purestate.core.record import Record, game_spec
 from purestate.experiments.evaluate import seat_games
+from purestate.io.files import open_atomic
+from purestate.io.records import GAMES_FILE, record_line
+from purestate.io.runs import run_folder
 
 SEATS = ("first", "second")
 
@@ -56,6 +61,13 @@ def evaluate_command(
     seed: Annotated[int, typer.Option(help="Seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the games already written in --out.")
+    ] = False,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.
 
@@ -81,6 +93,7 @@ def evaluate_command(
     subject = learner if explore else greedy_agent(learner)
     opp = opponent_agent if explore else greedy_agent(opponent_agent)
     k = key(seed)
+    spec = game_spec(g) if out is not None else ""
     results: dict[str, Any] = {}
     progress = Progress(
         TextColumn("[bold]{task.description}[/]"),
@@ -89,15 +102,32 @@ def evaluate_command(
         console=err_console,
         disable=as_json,
     )
-    with progress:
+    # the folder is opened (and locked) before the games, so a bad --out costs no games
+    folder = (
+        run_folder(out, "force" if force else "new", (GAMES_FILE,))
+        if out is not None
+        else contextlib.nullcontext(None)
+    )
+    with contextlib.ExitStack() as stack:
+        written = stack.enter_context(folder)
+        # streamed into a temporary file that replaces games.jsonl only when every game is in:
+        # memory stays flat for any --games, and an interrupted run leaves no partial log
+        log = None if written is None else stack.enter_context(open_atomic(written / GAMES_FILE))
+        stack.enter_context(progress)
         for s in seats:
             task = progress.add_task(f"as {SEATS[s]}", total=games)
             outcomes = []
             opp_table = opp.initial_table(g, 1 - s)
-            for ep in seat_games(g, subject, tables[s], opp, opp_table, s, games, k):
+            players = (subject.spec, opp.spec) if s == 0 else (opp.spec, subject.spec)
+            for i, ep in enumerate(seat_games(g, subject, tables[s], opp, opp_table, s, games, k)):
                 outcomes.append(ep.outcome(s))
+                if log is not None:
+                    # the index is the game's number in its seat's series, seat s's games first
+                    log.write(record_line(Record.of(spec, players, seed, i, ep, s)))
                 progress.advance(task)
             results[SEATS[s]] = _figures(tally(outcomes))
+    if out is not None:
+        err_console.print(f"wrote {out}")
     for s in (0, 1):
         results.setdefault(SEATS[s], None)
     if as_json:

@@ -9,6 +9,8 @@ what any agent sees: their own ``observation`` of a game with hidden information
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +33,10 @@ from purestate.core.agent import Decision, FixedPolicy, greedy_agent
 from purestate.core.episode import Episode, plies
 from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.keys import Key, fold_in, key
+from purestate.core.record import Record, game_spec
+from purestate.io.files import write_atomic
+from purestate.io.records import GAMES_FILE, records_text
+from purestate.io.runs import run_folder
 from purestate.io.tables import save_table
 
 _QUIT = {"q", "quit", "exit"}
@@ -157,6 +163,15 @@ def play_command(
         bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
     ] = False,
     explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Save your games into this folder (games.jsonl; see `purestate replay`)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the games already saved in --save.")
+    ] = False,
 ) -> None:
     """Play a game against an agent in the terminal (the board shows the move numbers).
 
@@ -187,7 +202,37 @@ def play_command(
     # greedily while reinforcing those moves would not be its learning rule
     player = bot if explore or learn else greedy_agent(bot)
     agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
-    run_key = key(choose_seed(seed))
+    seed = choose_seed(seed)
+    run_key = key(seed)
+    folder = (
+        run_folder(save, "force" if force else "new", (GAMES_FILE,))
+        if save is not None
+        else contextlib.nullcontext(None)
+    )
+    names = (agents[0].spec, agents[1].spec)
+    spec = game_spec(g) if save is not None else ""
+    records: list[Record] = []
+    with folder as written:
+
+        def keep(n: int, ep: Episode) -> None:
+            _saved(written, records, Record.of(spec, names, seed, n, ep))
+
+        _session(g, agents, bot, bot_table, human, run_key, learn, table, games_done, keep)
+
+
+def _saved(folder: Path | None, records: list[Record], record: Record) -> None:
+    """Write the games so far (each game saved as it ends: leaving keeps the finished ones)."""
+    if folder is None:
+        return
+    records.append(record)
+    write_atomic(folder / GAMES_FILE, records_text(records))
+    console.print(f"saved game {record.index} in {folder / GAMES_FILE}")
+
+
+def _session(g: Any, agents: list[Any], bot: Any, bot_table: Any, human: int, run_key: Key,
+             learn: bool, table: Path | None, games_done: int,
+             keep: Callable[[int, Episode], None]) -> None:  # fmt: skip
+    """Games until the person leaves; ``keep`` is told of each finished game."""
     game_no = 0
     while True:
         tables: list[Any] = [None, bot_table] if human == 0 else [bot_table, None]
@@ -198,6 +243,7 @@ def play_command(
             return
         console.print(g.render(ep.final))
         console.print(f"[bold]{_result_line(ep, human)}[/]")
+        keep(game_no, ep)
         if learn and table is not None:
             bot_table = bot.learn(g, bot_table, ep, 1 - human)
             games_done += 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,6 +27,7 @@ from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
 from purestate.io import plots
 from purestate.io.files import FileFormatError, json_text, sync, write_json
+from purestate.io.records import record_line
 from purestate.io.runs import (
     Mode,
     RunFolderError,
@@ -322,7 +322,7 @@ def _train(
                 outcomes.append(o)
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
-                log.write(json.dumps(game_record(played + i, run.seed, ep, me)) + "\n")
+                log.write(record_line(game_record(played + i, run, ep)))
             played += len(stretch.episodes)
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
             if stretch.refused:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -60,6 +59,7 @@ from purestate.experiments.sweep import (
 )
 from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
+from purestate.io.records import record_line
 from purestate.io.runs import clean_temporaries, entries, run_folder
 
 SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
@@ -85,7 +85,7 @@ def _write_chunk(out: Path, res: ChunkResult) -> None:
     d.mkdir(parents=True, exist_ok=True)
     with (d / "games.jsonl").open("a", encoding="utf-8") as log:
         for g in res.logs:
-            log.write(json.dumps(g.record(run.seed, run.seat)) + "\n")
+            log.write(record_line(g.record(run)))
         sync(log)
     played = res.start + len(res.outcomes)
     save_checkpoint(d, run, run.make_game(), res.tables, played, played if res.refused else None)

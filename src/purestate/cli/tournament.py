@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,9 +27,11 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.core.agent import check_game, greedy_agent
+from purestate.core.record import Record, game_spec
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
+from purestate.io.records import records_text
 from purestate.io.runs import run_folder
 
 TOURNAMENT_FILES = ("standings.json", "pairs.csv", "games.jsonl")
@@ -185,21 +186,14 @@ def _pairs_csv(summary: dict[str, Any]) -> str:
 
 
 def _games_jsonl(game: Any, names: list[str], results: list[GameResult], seed: int) -> str:
-    lines = []
+    spec = game_spec(game)
+    records = []
     for r in results:
-        lines.append(
-            json.dumps(
-                {
-                    "seed": seed,
-                    "agents": [names[r.entrants[0]], names[r.entrants[1]]],
-                    "index": r.index,
-                    "moves": [game.format_move(m) for m in r.moves],
-                    "returns": list(r.returns),
-                    "resigned": r.resigned,
-                }
-            )
+        players = (names[r.entrants[0]], names[r.entrants[1]])
+        records.append(
+            Record.from_game(spec, players, seed, r.index, r.moves, r.returns, r.resigned)
         )
-    return "\n".join(lines) + "\n"
+    return records_text(records)
 
 
 def _show(summary: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ spec such as ``alphabeta:depth=4,eval=voronoi``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -32,6 +33,7 @@ from purestate.cli.common import (
 )
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
+from purestate.core.record import Record, game_spec
 from purestate.core.spec import SpecError
 from purestate.experiments import tron as series
 from purestate.experiments.executors import LocalExecutor
@@ -40,6 +42,8 @@ from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import read_text, write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
+from purestate.io.records import GAMES_FILE, records_text
+from purestate.io.runs import run_folder
 from purestate.io.tron import read_weights, save_picture, write_weights
 
 tron_app = typer.Typer(
@@ -203,6 +207,13 @@ def run_command(
         float, typer.Option(min=0.0, max=MAX_DELAY, help="Seconds per move when drawing a game.")
     ] = 0.08,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the games already written in --out.")
+    ] = False,
 ) -> None:
     """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
     seed = choose_seed(seed)
@@ -215,8 +226,20 @@ def run_command(
         seed,
     )
     _check_bots(setup)
-    tasks = [(setup, i) for i in range(multi_test)]
-    results = _execute(series.game_task, tasks, jobs, as_json, "games")
+    if out is not None:
+        game_spec(series.make_game(setup, 0))  # a map file cannot be named in a record: refuse now
+    # the folder is opened (and locked) before the games, so a bad --out costs no games
+    folder = (
+        run_folder(out, "force" if force else "new", (GAMES_FILE,))
+        if out is not None
+        else contextlib.nullcontext(None)
+    )
+    with folder as written:
+        tasks = [(setup, i) for i in range(multi_test)]
+        results = _execute(series.game_task, tasks, jobs, as_json, "games")
+        if written is not None:
+            write_atomic(written / GAMES_FILE, records_text(_records(setup, results)))
+            err_console.print(f"wrote {written}")
     n = len(results)
     wins = sum(r.winner == 0 for r in results)
     losses = sum(r.winner == 1 for r in results)
@@ -262,6 +285,18 @@ def run_command(
         f"{n}; seed {seed}",
         highlight=False,
     )
+
+
+def _records(setup: series.Setup, results: Sequence[series.GameResult]) -> list[Record]:
+    """The records of a series: each game's own spec (its first player and start seed)."""
+    records = []
+    for r in results:
+        spec = game_spec(series.make_game(setup, r.index))
+        returns = {None: (0.0, 0.0), 0: (1.0, -1.0), 1: (-1.0, 1.0)}[r.winner]
+        moves = tuple(MOVE_NAMES.index(c) for c in r.moves)
+        record = Record.from_game(spec, setup.bots, setup.seed, r.index, moves, returns, None)
+        records.append(record)
+    return records
 
 
 @tron_app.command("maps")

@@ -9,6 +9,7 @@ figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead ch
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -20,6 +21,7 @@ from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import key
 from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
+from purestate.core.record import Record, game_spec
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
 
@@ -205,22 +207,26 @@ class GameLog:
         """The log of an episode."""
         return cls(index, ep.moves, ep.returns, ep.resigned)
 
-    def record(self, seed: int, seat: int) -> dict[str, Any]:
-        """One line of games.jsonl, from ``seat``'s side: enough to replay the game exactly."""
-        r = self.returns[seat]
-        return {
-            "index": self.index,
-            "seed": seed,
-            "moves": list(self.moves),
-            "returns": list(self.returns),
-            "resigned": self.resigned,
-            "result": "win" if r > 0 else "loss" if r < 0 else "draw",
-        }
+    def record(self, run: Selfplay) -> Record:
+        """The game's record (``purestate.core.record``), its result from the learner's side."""
+        game, players = names(run)
+        return Record.from_game(game, players, run.seed, self.index, self.moves, self.returns,
+                                self.resigned, run.seat)  # fmt: skip
 
 
-def game_record(index: int, seed: int, ep: Episode, seat: int) -> dict[str, Any]:
-    """One line of games.jsonl: enough to replay the game exactly."""
-    return GameLog.of(index, ep).record(seed, seat)
+def game_record(index: int, run: Selfplay, ep: Episode) -> Record:
+    """The record of game ``index`` of ``run``: enough to replay the game exactly."""
+    return GameLog.of(index, ep).record(run)
+
+
+@functools.cache
+def names(run: Selfplay) -> tuple[str, tuple[str, str]]:
+    """The game's spec string and both players' specs in seat order, as records name them.
+
+    Cached: building the agents for every logged game would cost more than the game.
+    """
+    a, b = run.seats()
+    return game_spec(run.make_game()), (a.spec, b.spec)
 
 
 def refused(ep: Episode, seat: int) -> bool:
