@@ -39,7 +39,11 @@ from purestate.io.runs import (
     recover,
     run_folder,
 )
+from purestate.io.solutions import load_or_solve
 from purestate.io.tables import load_table, table_json
+from purestate.solve import require_solvable
+from purestate.solve.analysis import optimal_move_rates
+from purestate.solve.bounds import TooLarge
 
 
 class Seat(StrEnum):
@@ -287,6 +291,7 @@ def _train(
     resigned = sum(1 for r in records if r["resigned"] == me)
     first_refusal = restored.refused_at
     tables = restored.tables
+    move_lists: list[tuple[Any, ...]] = []
     progress = Progress(
         TextColumn("[bold]selfplay[/]"),
         BarColumn(),
@@ -308,6 +313,7 @@ def _train(
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
                 log.write(json.dumps(game_record(played + i, run.seed, ep, me)) + "\n")
+                move_lists.append(ep.moves)
             played += len(stretch.episodes)
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
             if stretch.refused:
@@ -321,17 +327,40 @@ def _train(
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
     summary["agent_spec"] = learner.spec
     summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
+    summary["game_spec"] = plots.game_spec_text(g)
+    if _solvable(g):
+        # the exact solver covers the game: score every move the learner played
+        solution = load_or_solve(g)
+        games = [r["moves"] for r in records] + move_lists
+        rates = optimal_move_rates(g, solution, games, me, block)
+        for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
+            b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
     if plot:
         plots.learning_curve(
             out_dir / "learning_curve.png",
-            summary["blocks"],
-            block,
+            summary,
             cumulative_incentive(outcomes),
-            f"{learner.spec} ({summary['seat']}) vs {summary['opponent_spec']}",
+            plots.curve_title(
+                learner.spec,
+                summary["seat"],
+                summary["opponent_spec"],
+                summary["game_spec"],
+                run.seed,
+            ),
+            beads=run.agent.partition(":")[0] == "menace",
         )
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
+
+
+def _solvable(g: Any) -> bool:
+    """Whether the exact solver covers ``g`` (then the summary scores the learner's moves)."""
+    try:
+        require_solvable(g)
+    except TooLarge:
+        return False
+    return True
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
