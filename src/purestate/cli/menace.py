@@ -25,6 +25,7 @@ menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
 app.add_typer(menace_app, name="menace")
 
 PER_ROW = 6
+"""The most boxes drawn side by side (fewer when the terminal is narrower)."""
 
 
 LEGEND = "key: X, O = marks played; a number = beads for that square; · = no beads"
@@ -135,8 +136,10 @@ def boxes_command(
                 )
                 console.print(f"{k}  {listed}")
             continue
-        for i in range(0, len(ks), PER_ROW):
-            drawn = [box_lines(k, dict(t.boxes[k]), width) for k in ks[i : i + PER_ROW]]
+        # as many boxes a row as the terminal holds: a wrapped row would break every box in it
+        per_row = max(1, min(PER_ROW, (console.width + 4) // (3 * width + 6)))
+        for i in range(0, len(ks), per_row):
+            drawn = [box_lines(k, dict(t.boxes[k]), width) for k in ks[i : i + per_row]]
             for line in range(len(drawn[0])):
                 console.print("    ".join(b[line] for b in drawn), highlight=False)
             console.print()
