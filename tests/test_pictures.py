@@ -46,6 +46,7 @@ def test_the_title_carries_both_specs_the_seat_the_game_options_and_the_seed() -
         assert part in title
     swept = sweep_title(spec, "random", [3, 4, 5])
     assert spec in swept and "random" in swept and "3 seeds" in swept and "3, 4, 5" in swept
+    assert "32 seeds (0-31)" in sweep_title(spec, "random", range(32))
 
 
 def test_optimal_move_rates_by_hand_on_tictactoe() -> None:

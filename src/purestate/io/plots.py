@@ -149,7 +149,11 @@ def sweep_title(game_spec: str, opponent: str, seeds: Sequence[int]) -> str:
         opponent: The opponent's spec.
         seeds: The seeds each setting ran with.
     """
-    listed = ", ".join(str(s) for s in seeds)
+    ordered = sorted(seeds)
+    if len(ordered) > 3 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        listed = f"{ordered[0]}-{ordered[-1]}"
+    else:
+        listed = ", ".join(str(s) for s in seeds)
     return f"{game_spec} vs {opponent}: mean of {len(seeds)} seeds ({listed})"
 
 
@@ -174,6 +178,7 @@ def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> 
         ax.set_xlabel("games played (end of each block)")
         ax.set_ylabel(f"{name} per block (mean, 95% band)")
         ax.set_ylim(0, 1)
+        ax.tick_params(labelleft=True)  # shared, but each panel reads on its own
         ax.grid(alpha=0.3)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(3, max(1, len(labels))), fontsize=8,
