@@ -291,7 +291,6 @@ def _train(
     resigned = sum(1 for r in records if r["resigned"] == me)
     first_refusal = restored.refused_at
     tables = restored.tables
-    move_lists: list[tuple[Any, ...]] = []
     progress = Progress(
         TextColumn("[bold]selfplay[/]"),
         BarColumn(),
@@ -313,7 +312,6 @@ def _train(
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
                 log.write(json.dumps(game_record(played + i, run.seed, ep, me)) + "\n")
-                move_lists.append(ep.moves)
             played += len(stretch.episodes)
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
             if stretch.refused:
@@ -331,8 +329,11 @@ def _train(
     if _solvable(g):
         # the exact solver covers the game: score every move the learner played
         solution = load_or_solve(g)
-        games = [r["moves"] for r in records] + move_lists
-        rates = optimal_move_rates(g, solution, games, me, block)
+        # streamed from the log (the whole run, as the summary): holding every game's moves in
+        # memory would cost far more than the outcomes do
+        with (out_dir / "games.jsonl").open(encoding="utf-8") as log:
+            games = (json.loads(line)["moves"] for line in log)
+            rates = optimal_move_rates(g, solution, games, me, block)
         for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
             b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
