@@ -15,7 +15,14 @@ from purestate.cli.menace import box_lines, cell_width
 from purestate.core.episode import replay
 from purestate.core.keys import key
 from purestate.games.tron import Tron, parse_map
-from purestate.io.plots import block_ends, curve_title, game_spec_text, sweep_title
+from purestate.io.plots import (
+    block_ends,
+    curve_title,
+    full_spec,
+    game_spec_text,
+    sweep_title,
+    wrap_spec,
+)
 from purestate.io.tables import save_table
 from purestate.io.tron import picture_facts
 from purestate.solve import solve
@@ -44,6 +51,12 @@ def test_the_title_carries_both_specs_the_seat_the_game_options_and_the_seed() -
     title = curve_title("qlearning:alpha=0.5", "second", "rules:p=0.7", spec, 42)
     for part in ("qlearning:alpha=0.5", "second", "rules:p=0.7", spec, "seed 42"):
         assert part in title
+    # defaults spelled out, and a long spec broken after its commas only
+    full = full_spec("qlearning", purestate.agent("qlearning"))
+    assert full.startswith("qlearning:alpha=") and "epsilon=" in full
+    assert wrap_spec(full, 40).replace("\n", "") == full
+    assert all(len(line) <= 41 for line in wrap_spec(full, 40).splitlines())
+    assert all(line.endswith(",") for line in wrap_spec(full, 40).splitlines()[:-1])
     swept = sweep_title(spec, "random", [3, 4, 5])
     assert spec in swept and "random" in swept and "3 seeds" in swept and "3, 4, 5" in swept
     assert "32 seeds (0-31)" in sweep_title(spec, "random", range(32))
@@ -112,7 +125,7 @@ def test_a_game_too_large_to_solve_has_no_optimal_move_figures(tmp_path: Path) -
     blocks = summary["blocks"]
     assert len(blocks) == 2 and all("learner_moves" not in b for b in blocks)
     # the game with every option, for the title
-    assert summary["game_spec"] == "dots_and_boxes:rows=4,cols=4,margin=True,numbering=id"
+    assert summary["game_spec"] == "dots_and_boxes:rows=4,cols=4,margin=true,numbering=id"
 
 
 # ---- menace boxes --------------------------------------------------------------------------------

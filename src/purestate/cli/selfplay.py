@@ -338,14 +338,16 @@ def _train(
             b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
     if plot:
+        name = run.opponent.partition(":")[0]
+        opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
         plots.learning_curve(
             out_dir / "learning_curve.png",
             summary,
             cumulative_incentive(outcomes),
             plots.curve_title(
-                learner.spec,
+                plots.full_spec(run.agent.partition(":")[0], learner),
                 summary["seat"],
-                summary["opponent_spec"],
+                opponent,
                 summary["game_spec"],
                 run.seed,
             ),

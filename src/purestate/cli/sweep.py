@@ -181,7 +181,8 @@ def sweep_command(
             out, runs, games, block, checkpoint, executor(jobs, dask), as_json
         )
         first = runs[0]
-        opp = first.agents()[1].spec if first.opponent != SELF else SELF
+        name = first.opponent.partition(":")[0]
+        opp = plots.full_spec(name, first.agents()[1]) if first.opponent != SELF else SELF
         title = plots.sweep_title(plots.game_spec_text(first.make_game()), opp, seed_list)
         plots.mean_curves(out / "curves.png", agg, title)
     if as_json:

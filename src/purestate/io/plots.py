@@ -10,6 +10,7 @@ import attrs
 import matplotlib
 
 from purestate.core.learning import wilson
+from purestate.core.spec import format_spec
 from purestate.io.files import open_atomic
 
 matplotlib.use("Agg")
@@ -29,18 +30,37 @@ def block_ends(games: int, block: int) -> list[int]:
     return [min(end, games) for end in range(block, games + block, block)][: -(-games // block)]
 
 
+def full_spec(name: str, obj: Any) -> str:
+    """The spec string of a game or agent with every option spelled out, defaults included (a
+    spec string leaves defaults out; a picture should say what ran), e.g.
+    ``"dots_and_boxes:rows=2,cols=2,margin=true,numbering=id"``.
+
+    Args:
+        name: The registered name.
+        obj: The game or agent (an attrs value; anything else gives its ``spec``).
+    """
+    if not attrs.has(type(obj)):
+        return str(getattr(obj, "spec", name))
+    return format_spec(name, obj, always=tuple(f.name for f in attrs.fields(type(obj))))
+
+
 def game_spec_text(game: Any) -> str:
-    """A game's spec string with every option spelled out, e.g.
-    ``"dots_and_boxes:rows=2,cols=2,margin=True,numbering=id"`` (just the name without options)."""
-    name: str = game.spec.name
-    if not attrs.has(type(game)):
-        return name
-    options = [
-        f"{f.name}={getattr(game, f.name)}"
-        for f in attrs.fields(type(game))
-        if f.init and not f.name.startswith("_")
-    ]
-    return f"{name}:{','.join(options)}" if options else name
+    """A game's spec string with every option spelled out (``full_spec``)."""
+    return full_spec(game.spec.name, game)
+
+
+def wrap_spec(spec: str, width: int = 90) -> str:
+    """A spec broken into lines of at most about ``width`` characters after its commas, so a long
+    spec fits a title and still reads (and copies) as one."""
+    lines = [""]
+    for part in spec.split(","):
+        piece = part if not lines[-1] else "," + part
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines[-1] += ","
+            lines.append(part)
+        else:
+            lines[-1] += piece
+    return "\n".join(lines)
 
 
 def curve_title(agent_spec: str, seat: str, opponent_spec: str, game_spec: str, seed: int) -> str:
@@ -48,13 +68,19 @@ def curve_title(agent_spec: str, seat: str, opponent_spec: str, game_spec: str, 
     its options, and the seed.
 
     Args:
-        agent_spec: The learner's full spec.
+        agent_spec: The learner's full spec (``full_spec``).
         seat: The learner's seat (``"first"`` or ``"second"``).
         opponent_spec: The opponent's full spec (or ``"self"``).
         game_spec: The game with its options (``game_spec_text``).
         seed: The run's seed.
     """
-    return f"{agent_spec} (moves {seat})\nvs {opponent_spec}\n{game_spec}, seed {seed}"
+    # about 95 characters fit the figure's width at the title's size, label included
+    lines = (
+        (f"learner ({seat} player): ", agent_spec),
+        ("opponent: ", opponent_spec),
+        ("game: ", f"{game_spec}, seed {seed}"),
+    )
+    return "\n".join(label + wrap_spec(spec, 95 - len(label)) for label, spec in lines)
 
 
 def _band(
@@ -205,8 +231,10 @@ __all__: Any = [
     "block_ends",
     "close_all",
     "curve_title",
+    "full_spec",
     "game_spec_text",
     "learning_curve",
     "mean_curves",
     "sweep_title",
+    "wrap_spec",
 ]
