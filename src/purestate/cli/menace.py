@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,20 +25,40 @@ menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
 app.add_typer(menace_app, name="menace")
 
 PER_ROW = 6
+"""The most boxes drawn side by side (fewer when the terminal is narrower)."""
 
 
-def _box_lines(game: Any, key: str, beads: dict[Any, int]) -> list[str]:
-    """A 3×3 box: marks where played, bead counts on the squares that hold beads."""
+LEGEND = "key: X, O = marks played; a number = beads for that square; · = no beads"
+"""The symbols of a drawn box, explained once above the boxes."""
+
+
+def cell_width(counts: Iterable[int]) -> int:
+    """The width of a square that fits every count given with a space either side (at least 3,
+    the width of a mark)."""
+    return max(3, *(len(str(n)) + 2 for n in counts))
+
+
+def box_lines(key: str, beads: dict[Any, int], width: int = 3) -> list[str]:
+    """A 3×3 box as text: its header (the box's bead total), then the board: marks where played,
+    bead counts on the squares that hold beads, every row ``3 * width + 2`` characters wide.
+
+    Args:
+        key: The board, nine characters (``X``, ``O`` or ``.``).
+        beads: Bead count per square (0..8).
+        width: Characters per square (``cell_width`` of the counts on the page).
+    """
     cells = []
     for i, c in enumerate(key):
         if c != ".":
-            cells.append(f" {c} ")
+            cells.append(c.center(width))
         elif i in beads:
-            cells.append(f"{beads[i]:^3}")
+            cells.append(str(beads[i]).center(width))
         else:
-            cells.append(" · ")
+            cells.append("·".center(width))
     rows = ["|".join(cells[r * 3 : r * 3 + 3]) for r in range(3)]
-    return [rows[0], "---+---+---", rows[1], "---+---+---", rows[2]]
+    rule = "+".join(["-" * width] * 3)
+    header = f"{sum(beads.values())} beads".center(3 * width + 2)
+    return [header, rows[0], rule, rows[1], rule, rows[2]]
 
 
 @menace_app.command("boxes")
@@ -87,26 +108,38 @@ def boxes_command(
             ]
         )
         return
+    shown = f", showing {len(keys)}" if len(keys) < len(t.boxes) else ""
     console.print(
         f"{len(t.boxes)} boxes, {t.beads} beads (MENACE plays {('first', 'second')[t.seat]})"
+        f"{shown}",
+        highlight=False,
     )
     by_stage: dict[int | None, list[str]] = {}
     for k in keys:
         by_stage.setdefault(generated.get(k), []).append(k)
+    in_stage: dict[int | None, list[str]] = {}
+    for k in t.boxes:
+        in_stage.setdefault(generated.get(k), []).append(k)
+    if g.spec.name == "tictactoe":
+        console.print(LEGEND, highlight=False)
+    width = cell_width(n for k in keys for n in t.boxes[k].values())
     for st, ks in by_stage.items():
-        console.print(f"\n[bold]MENACE's move {st}: {len(ks)} boxes[/]")
+        everyone = in_stage[st]
+        beads = sum(sum(t.boxes[k].values()) for k in everyone)
+        part = f", showing {len(ks)}" if len(ks) < len(everyone) else ""
+        name = f"MENACE's move {st}" if st is not None else "Boxes of no stage"
+        console.print(f"\n[bold]{name}: {len(everyone)} boxes, {beads} beads{part}[/]")
         if g.spec.name != "tictactoe":
             for k in ks:
-                beads = ", ".join(
+                listed = ", ".join(
                     f"{g.format_move(mv)}:{n}" for mv, n in sorted(t.boxes[k].items())
                 )
-                console.print(f"{k}  {beads}")
+                console.print(f"{k}  {listed}")
             continue
-        for i in range(0, len(ks), PER_ROW):
-            row = ks[i : i + PER_ROW]
-            boxes = [_box_lines(g, k, dict(t.boxes[k])) for k in row]
-            totals = [f"{sum(t.boxes[k].values()):>3} beads".center(11) for k in row]
-            console.print("    ".join(totals), highlight=False)
-            for line in range(5):
-                console.print("    ".join(b[line] for b in boxes), highlight=False)
+        # as many boxes a row as the terminal holds: a wrapped row would break every box in it
+        per_row = max(1, min(PER_ROW, (console.width + 4) // (3 * width + 6)))
+        for i in range(0, len(ks), per_row):
+            drawn = [box_lines(k, dict(t.boxes[k]), width) for k in ks[i : i + per_row]]
+            for line in range(len(drawn[0])):
+                console.print("    ".join(b[line] for b in drawn), highlight=False)
             console.print()

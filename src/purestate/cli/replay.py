@@ -67,11 +67,11 @@ def replay_command(
     title = f"{record.players[0]} vs {record.players[1]}, {record.game}"
     exported = False
     if svg is not None:
-        save_svg(svg, game, episode.states, title)
+        save_svg(svg, game, episode.states, episode.moves, record.players, title)
         err_console.print(f"wrote {svg}")
         exported = True
     if gif is not None:
-        save_gif(gif, game, episode.states, title)
+        save_gif(gif, game, episode.states, episode.moves, record.players, title)
         err_console.print(f"wrote {gif}")
         exported = True
     if text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,7 +43,11 @@ from purestate.io.runs import (
 from purestate.io.runs import (
     entries as _entries,
 )
+from purestate.io.solutions import load_or_solve
 from purestate.io.tables import load_table, table_json
+from purestate.solve import require_solvable
+from purestate.solve.analysis import optimal_move_rates
+from purestate.solve.bounds import TooLarge
 
 
 class Seat(StrEnum):
@@ -336,17 +341,45 @@ def _train(
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
     summary["agent_spec"] = learner.spec
     summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
+    summary["game_spec"] = plots.game_spec_text(g)
+    if _solvable(g):
+        # the exact solver covers the game: score every move the learner played
+        solution = load_or_solve(g)
+        # streamed from the log (the whole run, as the summary): holding every game's moves in
+        # memory would cost far more than the outcomes do
+        with (out_dir / "games.jsonl").open(encoding="utf-8") as log:
+            games = (json.loads(line)["moves"] for line in log)
+            rates = optimal_move_rates(g, solution, games, me, block)
+        for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
+            b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
     if plot:
+        name = run.opponent.partition(":")[0]
+        opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
         plots.learning_curve(
             out_dir / "learning_curve.png",
-            summary["blocks"],
-            block,
+            summary,
             cumulative_incentive(outcomes),
-            f"{learner.spec} ({summary['seat']}) vs {summary['opponent_spec']}",
+            plots.curve_title(
+                plots.full_spec(run.agent.partition(":")[0], learner),
+                summary["seat"],
+                opponent,
+                summary["game_spec"],
+                run.seed,
+            ),
+            beads=run.agent.partition(":")[0] == "menace",
         )
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
+
+
+def _solvable(g: Any) -> bool:
+    """Whether the exact solver covers ``g`` (then the summary scores the learner's moves)."""
+    try:
+        require_solvable(g)
+    except TooLarge:
+        return False
+    return True
 
 
 def _print_summary(summary: dict[str, Any]) -> None:

@@ -47,7 +47,7 @@ from purestate.cli.selfplay import (
 )
 from purestate.core.spec import SpecError
 from purestate.experiments.executors import executor
-from purestate.experiments.selfplay import Selfplay, summarize
+from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.experiments.sweep import (
     Chunk,
     ChunkResult,
@@ -183,7 +183,11 @@ def sweep_command(
         agg, done_before = _sweep(
             out, runs, games, block, checkpoint, executor(jobs, dask), as_json
         )
-        plots.mean_curves(out / "curves.png", agg, f"{game}: vs {opponent}, {len(seed_list)} seeds")
+        first = runs[0]
+        name = first.opponent.partition(":")[0]
+        opp = plots.full_spec(name, first.agents()[1]) if first.opponent != SELF else SELF
+        title = plots.sweep_title(plots.game_spec_text(first.make_game()), opp, seed_list)
+        plots.mean_curves(out / "curves.png", agg, title)
     if as_json:
         print_json({"runs": len(runs), "resumed_complete": done_before, "aggregate": agg})
         return

@@ -253,8 +253,7 @@ def run_command(
         if not no_image and not as_json:
             _show_game(game, states, delay)
         if save is not None:
-            title = f"{setup.bots[0]} (1) vs {setup.bots[1]} (2)"
-            save_picture(save, game, states, title)
+            save_picture(save, game, states, moves, setup.bots)
     if as_json:
         print_json(
             {

@@ -166,7 +166,8 @@ def aggregate(summaries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             ``blocks``, totals).
 
     Returns:
-        One dict per setting: ``agent``, ``seeds``, ``block``, ``blocks`` (per block: ``games``
+        One dict per setting: ``agent``, ``seeds``, ``block``, ``games`` (of the longest run),
+        ``blocks`` (per block: ``games``
         and, for each of wins/draws/losses, ``mean``, ``low``, ``high`` of the rate), and totals.
     """
     by_agent: dict[str, list[dict[str, Any]]] = {}
@@ -198,6 +199,7 @@ def aggregate(summaries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "opponent": runs[0]["opponent"],
                 "seeds": [r["seed"] for r in runs],
                 "block": block,
+                "games": max(r["games"] for r in runs),
                 "blocks": rows,
                 "total": totals,
                 "refused_runs": sum(1 for r in runs if r.get("refused")),

@@ -16,7 +16,14 @@ GIF_FPS = 2
 """Frames (plies) per second of a board-game GIF: slow enough to follow each move."""
 
 
-def save_svg(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str = "") -> None:
+def save_svg(
+    path: Path,
+    game: Game[Any, Any],
+    states: Sequence[Any],
+    moves: Sequence[Any],
+    players: Sequence[str],
+    title: str = "",
+) -> None:
     """Write the final board of a game as SVG: ``svg(game, states[-1])``, or for Tron its
     coloured grid (``io.tron.save_picture``), whose trails need the whole game to tell whose
     they are.
@@ -25,7 +32,7 @@ def save_svg(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str
         FileFormatError: if the file cannot be written.
     """
     if isinstance(game, Tron):
-        save_picture(path, game, states, title)
+        save_picture(path, game, states, moves, players)  # its own title: winner, moves
         return
     try:
         write_atomic(Path(path), svg(game, states[-1], title))
@@ -33,7 +40,14 @@ def save_svg(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str
         raise FileFormatError(f"{path}: cannot write it ({e.strerror or e})") from None
 
 
-def save_gif(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str = "") -> None:
+def save_gif(
+    path: Path,
+    game: Game[Any, Any],
+    states: Sequence[Any],
+    moves: Sequence[Any],
+    players: Sequence[str],
+    title: str = "",
+) -> None:
     """Write every ply of a game as the frames of an animated GIF (matplotlib and Pillow).
 
     Tron is drawn as its coloured grid (``io.tron.save_picture``); the other games as the board
@@ -43,7 +57,7 @@ def save_gif(path: Path, game: Game[Any, Any], states: Sequence[Any], title: str
         FileFormatError: if the file cannot be written.
     """
     if isinstance(game, Tron):
-        save_picture(path, game, states, title)
+        save_picture(path, game, states, moves, players)  # its own title: winner, moves
         return
     import matplotlib
 

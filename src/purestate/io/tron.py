@@ -7,11 +7,14 @@ format or version, or with other features, is refused with one line naming the f
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from purestate.games.tron.rules import State, Tron
+from attrs import frozen
+
+from purestate.games.tron.rules import RUNNING, State, Tron
 from purestate.heuristics.tron import TERMS
 from purestate.io.files import FileFormatError, read_json, write_json
 
@@ -67,9 +70,88 @@ def _grid(game: Tron, owner: list[int]) -> list[list[int]]:
     return [[owner[r * m.cols + c] for c in range(m.cols)] for r in range(m.rows)]
 
 
-def save_picture(path: Path, game: Tron, states: Sequence[State], title: str = "") -> None:
+@frozen
+class PictureFacts:
+    """What a picture of a Tron game marks, worked out from the game alone.
+
+    Attributes:
+        heads: Each player's last head cell (where it stood when the game ended, or when it
+            crashed), or ``-1`` if it never stood anywhere.
+        crashes: The cells the crashed players ran into (one for a head-on crash).
+        moves: Moves made by each player.
+        winner: ``0`` or ``1``, ``None`` for a draw or a game still running.
+        title: The picture's title: both bots, the winner, the move count.
+    """
+
+    heads: tuple[int, int]
+    crashes: tuple[int, ...]
+    moves: tuple[int, int]
+    winner: int | None
+    title: str
+
+
+COLOURS = ("#1f77b4", "#d62728")
+"""Player 1's and player 2's trail colour (blue, red)."""
+
+_COLOUR_NAMES = ("blue", "red")
+
+
+def picture_facts(
+    game: Tron, states: Sequence[State], moves: Sequence[int], bots: Sequence[str]
+) -> PictureFacts:
+    """The heads, crash cells, winner and title of a game's picture.
+
+    Args:
+        game: The game.
+        states: Its states, ``states[i + 1]`` after ``moves[i]``.
+        moves: The moves played (0-3 = U, D, L, R).
+        bots: Player 1's and player 2's bot specs.
+    """
+    heads = [-1, -1]
+    crashes: list[int] = []
+    made = [0, 0]
+    for i, (before, after) in enumerate(itertools.pairwise(states)):
+        made[before.to_move] += 1
+        for p, (h0, h1) in enumerate(((before.head0, after.head0), (before.head1, after.head1))):
+            if h0 >= 0:
+                heads[p] = h0
+            if h0 >= 0 and h1 < 0:
+                # the mover's move is this one; the other's was committed before (simultaneous)
+                move = moves[i] if before.to_move == p else before.pending
+                cell = h0 + game.topology.deltas[move]
+                if cell not in crashes:
+                    crashes.append(cell)
+    last = states[-1]
+    for p, h in enumerate((last.head0, last.head1)):
+        if h >= 0:
+            heads[p] = h
+    winner = last.outcome if last.outcome in (0, 1) else None
+    if last.outcome == RUNNING:
+        result = "unfinished"
+    elif winner is None:
+        result = "draw"
+    else:
+        result = f"player {winner + 1} ({_COLOUR_NAMES[winner]}) wins"
+    title = (
+        f"{bots[0]} (player 1, {_COLOUR_NAMES[0]}) vs {bots[1]} (player 2, {_COLOUR_NAMES[1]})\n"
+        f"{result} after {len(moves)} moves ({made[0]} by player 1, {made[1]} by player 2)"
+    )
+    return PictureFacts((heads[0], heads[1]), tuple(crashes), (made[0], made[1]), winner, title)
+
+
+def save_picture(
+    path: Path, game: Tron, states: Sequence[State], moves: Sequence[int], bots: Sequence[str]
+) -> None:
     """Write the final board as a picture (``.png``, ``.svg``, ...) or the game as an animation
-    (``.gif``), with matplotlib.
+    (``.gif``), with matplotlib: trails in each player's colour, heads circled, crash cells
+    crossed, a colour key naming the bots, and the winner and move count in the title.
+
+    Args:
+        path: The file to write.
+        game: The game.
+        states: Its states.
+        moves: Its moves.
+        bots: Player 1's and player 2's bot specs.
 
     Raises:
         FileFormatError: if the file cannot be written.
@@ -80,14 +162,45 @@ def save_picture(path: Path, game: Tron, states: Sequence[State], title: str = "
     import matplotlib.pyplot as plt
     from matplotlib import animation
     from matplotlib.colors import ListedColormap
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
-    cmap = ListedColormap(["#f4f4f4", "#333333", "#1f77b4", "#d62728"])
+    cmap = ListedColormap(["#f4f4f4", "#333333", *COLOURS])
     m = game.board
-    fig, ax = plt.subplots(figsize=(max(3.0, m.cols * 0.35), max(3.0, m.rows * 0.35)))
+    facts = picture_facts(game, states, moves, bots)
+    fig, ax = plt.subplots(figsize=(max(4.5, m.cols * 0.3), max(4.5, m.rows * 0.3) + 1.2))
     ax.set_xticks([])
     ax.set_yticks([])
-    if title:
-        ax.set_title(title, fontsize=9)
+    ax.set_title(facts.title, fontsize=8)
+
+    def rc(cells: Sequence[int]) -> tuple[list[int], list[int]]:
+        live = [c for c in cells if c >= 0]
+        return [c % m.cols for c in live], [c // m.cols for c in live]
+
+    # each frame's heads: where each player last stood up to that frame
+    frame_heads: list[tuple[int, int]] = []
+    for st in states:
+        was = frame_heads[-1] if frame_heads else (-1, -1)
+        frame_heads.append(
+            (st.head0 if st.head0 >= 0 else was[0], st.head1 if st.head1 >= 0 else was[1])
+        )
+
+    marks = []
+    for p in (0, 1):
+        xs, ys = rc([facts.heads[p]])
+        (mark,) = ax.plot(xs, ys, "o", ms=9, mfc=COLOURS[p], mec="white", mew=2)
+        marks.append(mark)
+    cx, cy = rc(facts.crashes)
+    (crash,) = ax.plot(cx, cy, "X", ms=11, color="black", mec="white", mew=1)
+    key = [
+        Patch(color=COLOURS[0], label=f"player 1: {bots[0]}"),
+        Patch(color=COLOURS[1], label=f"player 2: {bots[1]}"),
+        Patch(color="#333333", label="wall"),
+        Line2D([], [], ls="", marker="o", mfc="gray", mec="white", mew=2, ms=9, label="head"),
+        Line2D([], [], ls="", marker="X", color="black", ms=9, label="crash"),
+    ]
+    ax.legend(handles=key, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2,
+              fontsize=7, frameon=False)  # fmt: skip
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -96,13 +209,16 @@ def save_picture(path: Path, game: Tron, states: Sequence[State], title: str = "
 
             def frame(i: int) -> Any:
                 image.set_data(_grid(game, _trails(game, states[: i + 1])))
-                return (image,)
+                for p, h in enumerate(frame_heads[i]):
+                    marks[p].set_data(*rc([h]))
+                crash.set_visible(i == len(states) - 1)
+                return (image, *marks, crash)
 
             anim = animation.FuncAnimation(fig, frame, frames=len(states), blit=True)
-            anim.save(str(path), writer=animation.PillowWriter(fps=8))
+            anim.save(str(path), writer=animation.PillowWriter(fps=8), dpi=80)
         else:
             ax.imshow(_grid(game, _trails(game, states)), cmap=cmap, vmin=0, vmax=3)
-            fig.savefig(str(path), dpi=120, bbox_inches="tight")
+            fig.savefig(str(path), dpi=90, bbox_inches="tight")
     except (OSError, ValueError) as e:
         raise FileFormatError(f"{path}: cannot write it ({e})") from None
     finally:

@@ -178,3 +178,56 @@ def analyze_table(
         if supports is None or supports(table, seat)
     )
     return TableAnalysis(n, good, loss, tuple(worst[:10]), vs)
+
+
+def optimal_move_rates(
+    game: Game[Any, Any],
+    solution: Solution,
+    games: Iterable[Iterable[Any]],
+    seat: int,
+    block: int,
+) -> tuple[tuple[int, int], ...]:
+    """Per block of games, how many of ``seat``'s moves were value-optimal, out of how many.
+
+    A move is optimal when no other legal move in its position is worth more to the mover
+    according to ``solution``, the measure ``analyze_table`` applies to a table's greedy moves,
+    here applied to the moves actually played (exploration included).
+
+    Args:
+        game: The game.
+        solution: Its exact solution.
+        games: The moves of each game, in order (move values, or their text as the game prints
+            them).
+        seat: The learner's seat: only its moves are scored.
+        block: Games per block; the last block may be partial.
+
+    Returns:
+        One ``(optimal moves, moves)`` pair per block.
+    """
+    if block < 1:
+        raise ValueError(f"block must be at least 1, not {block}")
+    # a run revisits the same few thousand positions: score each once
+    best: dict[Any, frozenset[Any]] = {}
+    out: list[tuple[int, int]] = []
+    good = moved = played = 0
+    for moves in games:
+        state = game.initial()
+        for m in moves:
+            if isinstance(m, str):
+                m = game.parse_move(state, m)
+            if game.to_move(state) == seat:
+                top = best.get(state)
+                if top is None:
+                    vals = _mover_values(game, solution, state)
+                    high = max(vals.values())
+                    top = best[state] = frozenset(k for k, v in vals.items() if v == high)
+                moved += 1
+                good += m in top
+            state = game.step(state, m)
+        played += 1
+        if played % block == 0:
+            out.append((good, moved))
+            good = moved = 0
+    if played % block:
+        out.append((good, moved))
+    return tuple(out)
