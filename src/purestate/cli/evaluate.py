@@ -11,7 +11,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    EXPLORE_HELP,
     MAX_GAMES,
     UserError,
     agent_from,
@@ -22,6 +21,7 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
+from purestate.cli.options import AsJson, Explore, Seed
 from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
@@ -53,9 +53,9 @@ def evaluate_command(
         Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
     ] = None,
     games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per seat.")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    seed: Seed = 0,
+    as_json: AsJson = False,
+    explore: Explore = False,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
 from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import console, friendly, print_json
+from purestate.cli.options import AsJson
 from purestate.core import registry
 from purestate.core.spec import option_fields
 
@@ -16,7 +14,7 @@ from purestate.core.spec import option_fields
 @app.command("games")
 @friendly
 def games_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the games and their options."""
     rows: list[dict[str, str]] = []
@@ -35,7 +33,7 @@ def games_command(
 @app.command("agents")
 @friendly
 def agents_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the agents and their options (use them as NAME:key=value,...)."""
     rows: list[dict[str, str]] = []

@@ -17,15 +17,14 @@ from attrs import frozen
 
 from purestate.cli import app
 from purestate.cli.common import (
-    EXPLORE_HELP,
     UserError,
     agent_from,
-    choose_seed,
     console,
     friendly,
     game_from,
     table_from,
 )
+from purestate.cli.options import Explore, Seed
 from purestate.cli.selfplay import Seat
 from purestate.core.agent import Decision, FixedPolicy, greedy_agent
 from purestate.core.episode import Episode, plies
@@ -152,11 +151,11 @@ def play_command(
         ),
     ] = None,
     seat: Annotated[Seat, typer.Option(help="Your seat.")] = Seat.first,
-    seed: Annotated[int | None, typer.Option(help="Seed for the agent's choices.")] = None,
+    seed: Seed = 0,
     learn: Annotated[
         bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
     ] = False,
-    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    explore: Explore = False,
 ) -> None:
     """Play a game against an agent in the terminal (the board shows the move numbers).
 
@@ -184,7 +183,7 @@ def play_command(
         raise UserError("--learn needs a learning agent and its --table file")
     player = bot if explore else greedy_agent(bot)
     agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
-    run_key = key(choose_seed(seed))
+    run_key = key(seed)
     game_no = 0
     while True:
         tables: list[Any] = [None, bot_table] if human == 0 else [bot_table, None]

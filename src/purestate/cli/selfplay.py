@@ -22,6 +22,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
+from purestate.cli.options import AsJson, Force, Seed
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
@@ -201,7 +202,7 @@ def selfplay_command(
             min=1, max=MAX_GAMES, help="The run's total games [default: 1000; resumed: as saved]."
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Experiment seed (game i uses key(seed), i).")] = 0,
+    seed: Seed = 0,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
     out: Annotated[
         Path | None, typer.Option(help="Folder for the results (default: a new one in ./runs).")
@@ -214,9 +215,7 @@ def selfplay_command(
         int | None,
         typer.Option(min=1, max=MAX_GAMES, help="With --resume: play N games past the saved run."),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the run already in --out.")
-    ] = False,
+    force: Force = False,
     block: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the summary.")
     ] = 100,
@@ -225,7 +224,7 @@ def selfplay_command(
         typer.Option(min=0, max=MAX_GAMES, help="Save the tables every N games (0: at the end)."),
     ] = 0,
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
 

@@ -30,14 +30,13 @@ from rich.table import Table
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
-    MAX_JOBS,
     UserError,
     console,
-    default_jobs,
     err_console,
     friendly,
     print_json,
 )
+from purestate.cli.options import ALL_CORES, AsJson, Dask, Force, Jobs
 from purestate.cli.selfplay import (
     Restored,
     Seat,
@@ -139,19 +138,10 @@ def sweep_command(
     resume: Annotated[
         Path | None, typer.Option(help="Continue the sweep in this folder (same settings).")
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the sweep already in --out.")
-    ] = False,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs", "-j", min=1, max=MAX_JOBS, help="Local processes (default: all cores)."
-        ),
-    ] = default_jobs(),
-    dask: Annotated[
-        str | None, typer.Option(help="Address of a Dask scheduler to run on instead.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the aggregate as JSON.")] = False,
+    force: Force = False,
+    jobs: Jobs = ALL_CORES,
+    dask: Dask = None,
+    as_json: AsJson = False,
 ) -> None:
     """Run selfplay for every agent setting of a grid and every seed; aggregate the curves.
 

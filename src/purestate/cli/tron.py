@@ -22,14 +22,13 @@ from rich.text import Text
 
 from purestate.cli import app
 from purestate.cli.common import (
-    MAX_JOBS,
     UserError,
-    choose_seed,
     console,
     err_console,
     friendly,
     print_json,
 )
+from purestate.cli.options import AsJson, Jobs, Seed
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.spec import SpecError
@@ -192,20 +191,17 @@ def run_command(
     weights: Annotated[
         Path | None, typer.Option(help="A weights file for eval=linear bots (tron fit).")
     ] = None,
-    jobs: Annotated[
-        int, typer.Option(min=1, max=MAX_JOBS, help="Processes (results do not depend on it).")
-    ] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed of the series.")] = None,
+    jobs: Jobs = 1,
+    seed: Seed = 0,
     save: Annotated[
         Path | None, typer.Option(help="Save game 1 as a picture (.png) or animation (.gif).")
     ] = None,
     delay: Annotated[
         float, typer.Option(min=0.0, max=MAX_DELAY, help="Seconds per move when drawing a game.")
     ] = 0.08,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
-    seed = choose_seed(seed)
     setup = series.Setup(
         _map(map_name),
         rules,
@@ -267,7 +263,7 @@ def run_command(
 @tron_app.command("maps")
 @friendly
 def maps_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the shipped maps."""
     rows = []
@@ -311,9 +307,9 @@ def dataset_command(
     every: Annotated[int, typer.Option(min=1, max=MAX_EVERY, help="Keep every k-th position.")] = 1,
     rules: Annotated[Rules, typer.Option()] = "alternating",
     start: Annotated[Start, typer.Option(help="mirror (varied starts) or map.")] = "mirror",
-    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS)] = 1,
-    seed: Annotated[int | None, typer.Option()] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    jobs: Jobs = 1,
+    seed: Seed = 0,
+    as_json: AsJson = False,
 ) -> None:
     """Play bots against each other and record positions, features and outcomes (JSON Lines)."""
     pairs = pair or list(DEFAULT_PAIRS)
@@ -323,7 +319,6 @@ def dataset_command(
             f"{games} games × {len(pairs)} pairs × {len(maps)} maps is more than "
             f"{MAX_DATASET_GAMES:,} games in one data set; make --games smaller"
         )
-    seed = choose_seed(seed)
     lines: list[str] = []
     count = 0
     for pi, text in enumerate(pairs):
@@ -404,11 +399,11 @@ def fit_command(
     all_positions: Annotated[
         bool, typer.Option(help="Fit separated positions too (default: connected only).")
     ] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the train/test split.")] = 0,
+    seed: Seed = 0,
     terms: Annotated[
         str, typer.Option(help="Comma-separated terms to fit (default: all; others get 0).")
     ] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Fit the linear evaluation's weights (least squares, games held out) and write them."""
     records = _read_records(data)

@@ -1,0 +1,109 @@
+"""One option language: shared options read the same in every command, and default seeds repeat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from purestate.cli import app
+
+runner = CliRunner()
+
+SHARED = ("--seed", "--json", "--force", "--jobs", "--dask", "--explore")
+
+
+def _commands(group: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    # typer may ship its own click, so groups are told apart by their subcommands
+    found: list[tuple[str, Any]] = []
+    for name, cmd in sorted(group.commands.items()):
+        if hasattr(cmd, "commands"):
+            found += _commands(cmd, f"{prefix}{name} ")
+        else:
+            found.append((f"{prefix}{name}", cmd))
+    return found
+
+
+def test_a_shared_option_has_one_help_text_in_every_command() -> None:
+    root = typer.main.get_command(app)
+    helps: dict[str, dict[str, list[str]]] = {flag: {} for flag in SHARED}
+    for name, cmd in _commands(root):
+        for p in cmd.params:
+            for flag in SHARED:
+                if flag in p.opts:
+                    helps[flag].setdefault(p.help or "", []).append(name)
+    for flag, texts in helps.items():
+        assert len(texts) == 1, f"{flag} has {len(texts)} help texts: {texts}"
+
+
+def test_every_random_command_has_a_seed_option() -> None:
+    root = typer.main.get_command(app)
+    names = {name: cmd for name, cmd in _commands(root)}
+    for name in ("evaluate", "selfplay", "tournament", "play", "tron run", "tron dataset",
+                 "tron fit"):  # fmt: skip
+        seed = [p for p in names[name].params if "--seed" in p.opts]
+        assert seed and seed[0].default == 0, name
+
+
+REPEATABLE = {
+    "tournament": ["tournament", "--game", "tictactoe", "--agents", "random", "mcts:simulations=5",
+                   "--games", "2", "--jobs", "1"],
+    "tron run": ["tron", "run", "--bots", "random", "random", "--map", "small_room",
+                 "--multi-test", "3", "--no-image"],
+    "evaluate": ["evaluate", "--agent", "random", "--games", "5"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(REPEATABLE))
+def test_the_same_command_twice_prints_the_same(name: str) -> None:
+    args = REPEATABLE[name]
+    a = runner.invoke(app, args)
+    b = runner.invoke(app, args)
+    assert a.exit_code == 0, a.output
+    assert a.output == b.output
+    c = runner.invoke(app, [*args, "--seed", "3"])
+    assert c.exit_code == 0, c.output
+    assert c.output == runner.invoke(app, [*args, "--seed", "3"]).output
+
+
+REPORTING = {
+    "games": ["games"],
+    "agents": ["agents"],
+    "solve": ["solve", "tictactoe"],
+    "evaluate": ["evaluate", "--agent", "random", "--games", "3"],
+    "tournament": ["tournament", "--game", "tictactoe", "--agents", "random", "random",
+                   "--games", "2", "--jobs", "1"],
+    "menace boxes": ["menace", "boxes", "--limit", "2"],
+    "tron run": ["tron", "run", "--bots", "random", "random", "--map", "small_room",
+                 "--multi-test", "2", "--no-image"],
+    "tron maps": ["tron", "maps"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(REPORTING))
+def test_reporting_commands_print_json(name: str) -> None:
+    r = runner.invoke(app, [*REPORTING[name], "--json"])
+    assert r.exit_code == 0, r.output
+    json.loads(r.output)
+
+
+def test_selfplay_json_is_json(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["selfplay", "--games", "20", "--block", "10", "--no-plot", "--out",
+                            str(tmp_path / "run"), "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["games"] == 20
+
+
+def test_tournament_names_are_whole_at_80_columns() -> None:
+    args = ["tournament", "--game", "tictactoe", "--agents", "mcts:simulations=10",
+            "mcts:simulations=20", "random", "--games", "2", "--jobs", "1"]  # fmt: skip
+    r = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    pairs = r.output[r.output.index("pairs") :]
+    assert "mcts:simulations=10" in pairs and "mcts:simulations=20" in pairs
+    assert "…" not in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80
