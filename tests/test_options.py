@@ -107,3 +107,15 @@ def test_tournament_names_are_whole_at_80_columns() -> None:
     assert "mcts:simulations=10" in pairs and "mcts:simulations=20" in pairs
     assert "…" not in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_a_long_selfplay_prints_at_most_20_block_rows(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["selfplay", "--games", "5000", "--block", "100", "--no-plot",
+                            "--out", str(tmp_path / "run")], terminal_width=80)  # fmt: skip
+    assert r.exit_code == 0, r.output
+    rows = [line for line in r.output.splitlines() if "│" in line and "–" in line]
+    assert 0 < len(rows) <= 20
+    assert "[low, high]: 95% Wilson interval" in r.output
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert len(summary["blocks"]) == 50  # the file keeps every block
+    assert sum(int(line.split("│")[4]) for line in rows) == summary["losses"]

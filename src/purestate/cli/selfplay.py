@@ -333,12 +333,44 @@ def _train(
     return {**summary, "out": str(out_dir)}
 
 
+# At most this many block rows are printed, so the table fits a screen; summary.json has them all.
+MAX_ROWS = 20
+
+
+def merged_blocks(blocks: list[dict[str, Any]], rows: int = MAX_ROWS) -> tuple[int, list[Any]]:
+    """Consecutive blocks summed k at a time so that at most ``rows`` remain, and that k.
+
+    Args:
+        blocks: The summary's blocks, each with ``wins``, ``draws`` and ``losses``.
+        rows: The most rows wanted.
+
+    Returns:
+        k (1 when the blocks already fit) and the merged blocks, in order.
+    """
+    k = max(1, -(-len(blocks) // rows))
+    merged = [
+        {c: sum(b[c] for b in blocks[i : i + k]) for c in ("wins", "draws", "losses")}
+        for i in range(0, len(blocks), k)
+    ]
+    return k, merged
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
-    block = summary["block"]
-    table = Table(title=f"{summary['agent']} vs {summary['opponent']} (seed {summary['seed']})")
+    k, blocks = merged_blocks(summary["blocks"])
+    block = summary["block"] * k
+    caption = "\\[low, high]: 95% Wilson interval of the loss rate"  # escaped: rich reads [..] as markup
+    if k > 1:
+        caption += (
+            f"; each row is {k} blocks of {summary['block']} games "
+            f"(all {len(summary['blocks'])} in summary.json)"
+        )
+    table = Table(
+        title=f"{summary['agent']} vs {summary['opponent']} (seed {summary['seed']})",
+        caption=caption,
+    )
     for col in ("games", "wins", "draws", "losses", "loss rate"):
         table.add_column(col, justify="right")
-    for i, b in enumerate(summary["blocks"]):
+    for i, b in enumerate(blocks):
         n = b["wins"] + b["draws"] + b["losses"]
         lo = i * block + 1
         table.add_row(
