@@ -358,7 +358,7 @@ def merged_blocks(blocks: list[dict[str, Any]], rows: int = MAX_ROWS) -> tuple[i
 def _print_summary(summary: dict[str, Any]) -> None:
     k, blocks = merged_blocks(summary["blocks"])
     block = summary["block"] * k
-    caption = "\\[low, high]: 95% Wilson interval of the loss rate"  # escaped: rich reads [..] as markup
+    caption = "\\[low, high]: 95% Wilson interval of the loss rate"  # rich reads [..] as markup
     if k > 1:
         caption += (
             f"; each row is {k} blocks of {summary['block']} games "
