@@ -11,6 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from purestate.cli import app
+from purestate.core import spec
 
 runner = CliRunner()
 
@@ -119,3 +120,46 @@ def test_a_long_selfplay_prints_at_most_20_block_rows(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert len(summary["blocks"]) == 50  # the file keeps every block
     assert sum(int(line.split("│")[4]) for line in rows) == summary["losses"]
+
+
+def test_attribute_docs_joins_continuations_and_skips_remarks() -> None:
+    from purestate.core.spec import attribute_docs
+
+    doc = """Summary.
+
+    Attributes:
+        a: First line
+            and its continuation.
+        b: Second.
+        (a remark that names no attribute)
+
+    Notes:
+        c: not an attribute.
+    """
+    assert attribute_docs(doc) == {"a": "First line and its continuation.", "b": "Second."}
+
+
+@pytest.mark.parametrize("kind", ["games", "agents"])
+def test_listings_show_every_option_with_default_and_meaning(kind: str) -> None:
+    import purestate
+    from purestate.core import registry
+
+    rows = json.loads(runner.invoke(app, [kind, "--json"]).output)
+    assert [r["name"] for r in rows] == list(getattr(purestate, kind)())
+    cls_of = registry.game_class if kind == "games" else registry.agent_class
+    for r in rows:
+        names = [o["name"] for o in r["details"]]
+        assert r["options"] == (", ".join(sorted(names)) or "-")
+        assert sorted(names) == sorted(spec.option_fields(cls_of(r["name"]))), r["name"]
+        for o in r["details"]:
+            assert o["help"] and o["default"] != "", (r["name"], o)
+    mcts = next(r for r in rows if r["name"] == "mcts") if kind == "agents" else None
+    if mcts is not None:
+        sims = next(o for o in mcts["details"] if o["name"] == "simulations")
+        assert sims["default"] == "1000" and sims["help"].startswith("Simulations per move")
+    text = runner.invoke(app, [kind], terminal_width=80).output
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for r in rows:
+        assert f"│ {r['name']} " in text  # whole names
+        for o in r["details"]:
+            assert f"│ {o['name']} " in text
