@@ -163,3 +163,22 @@ def test_listings_show_every_option_with_default_and_meaning(kind: str) -> None:
         assert f"│ {r['name']} " in text  # whole names
         for o in r["details"]:
             assert f"│ {o['name']} " in text
+
+
+def test_games_names_its_unit_and_old_spellings_still_work() -> None:
+    root = typer.main.get_command(app)
+    for name, cmd in _commands(root):
+        for p in cmd.params:
+            if "--games" in p.opts:
+                assert p.help.startswith(("Games per ", "Games in ")), (name, p.help)
+    base = ["tron", "run", "--bots", "random", "random", "--map", "small_room", "--no-image"]
+    new = runner.invoke(app, [*base, "--games", "3"])
+    assert new.exit_code == 0, new.output
+    assert "out of 3 times" in new.output
+    for old in ("-multi_test", "--multi-test"):
+        assert runner.invoke(app, [*base, old, "3"]).output == new.output
+    t = ["tournament", "--game", "tictactoe", "--agents", "random", "random", "--jobs", "1"]
+    assert (
+        runner.invoke(app, [*t, "-n", "2"]).output
+        == runner.invoke(app, [*t, "--games", "2"]).output
+    )

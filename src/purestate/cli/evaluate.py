@@ -11,7 +11,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    MAX_GAMES,
     UserError,
     agent_from,
     console,
@@ -21,7 +20,7 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
-from purestate.cli.options import AsJson, Explore, Seed
+from purestate.cli.options import AsJson, Explore, Seed, games_option
 from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
@@ -52,7 +51,7 @@ def evaluate_command(
     table: Annotated[
         Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
     ] = None,
-    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per seat.")] = 1000,
+    games: Annotated[int, games_option("per seat (the agent plays 2 × N in all)")] = 1000,
     seed: Seed = 0,
     as_json: AsJson = False,
     explore: Explore = False,

@@ -8,11 +8,11 @@ every command that has one of these flags shows this text.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from purestate.cli.common import EXPLORE_HELP, MAX_JOBS, default_jobs
+from purestate.cli.common import EXPLORE_HELP, MAX_GAMES, MAX_JOBS, default_jobs
 
 SEED_HELP = (
     "Seed of every random choice; the same command with the same seed prints the same figures."
@@ -35,3 +35,19 @@ Out = Annotated[
 
 # The default of --jobs for the commands that run many games: one process per core.
 ALL_CORES = default_jobs()
+
+# --games keeps the unit each command has always counted in (a tournament's games per pair and an
+# evaluation's games per seat are what chess and game-AI tools report), so old commands give the
+# same figures; every help text names the unit and what it makes in all.
+GAMES_HELP = "Games {per}."
+
+
+def games_option(per: str, *aliases: str, most: int = MAX_GAMES) -> Any:
+    """The --games option of a command that counts its games ``per`` something.
+
+    Args:
+        per: The unit, e.g. "per seat (2 × N in all)".
+        aliases: Older spellings that stay accepted (e.g. ``-multi_test``).
+        most: The largest count accepted.
+    """
+    return typer.Option("--games", *aliases, min=1, max=most, help=GAMES_HELP.format(per=per))

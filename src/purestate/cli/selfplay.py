@@ -22,7 +22,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Seed
+from purestate.cli.options import AsJson, Force, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
@@ -198,9 +198,7 @@ def selfplay_command(
     ] = "rules:p=0.7",
     games: Annotated[
         int | None,
-        typer.Option(
-            min=1, max=MAX_GAMES, help="The run's total games [default: 1000; resumed: as saved]."
-        ),
+        games_option("in the run, all told [default: 1000; resumed: as saved]"),
     ] = None,
     seed: Seed = 0,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,

@@ -36,7 +36,7 @@ from purestate.cli.common import (
     friendly,
     print_json,
 )
-from purestate.cli.options import ALL_CORES, AsJson, Dask, Force, Jobs
+from purestate.cli.options import ALL_CORES, AsJson, Dask, Force, Jobs, games_option
 from purestate.cli.selfplay import (
     Restored,
     Seat,
@@ -121,7 +121,7 @@ def sweep_command(
     seeds: Annotated[str, typer.Option(help="Seeds, e.g. 0-31 or 0,4,9.")] = "0-7",
     opponent: Annotated[str, typer.Option(help="Opponent spec, or 'self'.")] = "rules:p=0.7",
     game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
-    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per run.")] = 2000,
+    games: Annotated[int, games_option("per run, one run per setting and seed")] = 2000,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
     block: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the curves.")

@@ -15,7 +15,6 @@ from rich.table import Column, Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    MAX_GAMES,
     UserError,
     agent_from,
     console,
@@ -24,7 +23,7 @@ from purestate.cli.common import (
     game_from,
     print_json,
 )
-from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed
+from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
 from purestate.core.agent import check_game, greedy_agent
 from purestate.experiments.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
@@ -52,7 +51,7 @@ def tournament_command(
         ),
     ],
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games per pair.")
+        int, games_option("per pair of agents, seats alternating (pairs × N in all)", "-n")
     ] = 10,
     seed: Seed = 0,
     jobs: Jobs = ALL_CORES,

@@ -28,7 +28,7 @@ from purestate.cli.common import (
     friendly,
     print_json,
 )
-from purestate.cli.options import AsJson, Jobs, Seed
+from purestate.cli.options import AsJson, Jobs, Seed, games_option
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.spec import SpecError
@@ -177,9 +177,7 @@ def run_command(
     ] = "empty_room",
     multi_test: Annotated[
         int,
-        typer.Option(
-            "--multi-test", "-multi_test", min=1, max=MAX_SERIES_GAMES, help="How many games."
-        ),
+        games_option("in the series", "--multi-test", "-multi_test", most=MAX_SERIES_GAMES),
     ] = 1,
     no_image: Annotated[
         bool, typer.Option("--no-image", "-no_image", help="Do not draw a game.")
@@ -302,7 +300,7 @@ def dataset_command(
         list[str] | None, typer.Option("--map", help="Maps (repeatable; default: the 13×13 ones).")
     ] = None,
     games: Annotated[
-        int, typer.Option(min=1, max=MAX_DATASET_GAMES, help="Games per pair and map.")
+        int, games_option("per pair and map (pairs × maps × N in all)", most=MAX_DATASET_GAMES)
     ] = 20,
     every: Annotated[int, typer.Option(min=1, max=MAX_EVERY, help="Keep every k-th position.")] = 1,
     rules: Annotated[Rules, typer.Option()] = "alternating",
