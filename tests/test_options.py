@@ -182,3 +182,13 @@ def test_games_names_its_unit_and_old_spellings_still_work() -> None:
         runner.invoke(app, [*t, "-n", "2"]).output
         == runner.invoke(app, [*t, "--games", "2"]).output
     )
+
+
+def test_sweep_names_are_whole_and_the_band_is_explained(tmp_path: Path) -> None:
+    args = ["sweep", "--grid", "qlearning:alpha=0.1,0.5", "--seeds", "0-1", "--games", "20",
+            "--block", "10", "--out", str(tmp_path / "sw"), "--jobs", "1"]  # fmt: skip
+    r = runner.invoke(app, args, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    assert "qlearning:alpha=0.1" in r.output and "qlearning:alpha=0.5" in r.output
+    assert "± half-width of its 95% confidence band" in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 80

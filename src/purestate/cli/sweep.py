@@ -174,8 +174,12 @@ def sweep_command(
     if as_json:
         print_json({"runs": len(runs), "resumed_complete": done_before, "aggregate": agg})
         return
-    t = Table(title=f"{len(runs)} runs ({done_before} already complete) in {out}")
-    t.add_column("agent", overflow="fold")
+    t = Table(
+        title=f"{len(runs)} runs ({done_before} already complete) in {out}",
+        caption="mean ± half-width of its 95% confidence band (Student t across seeds)",
+    )
+    # agent settings are never cut or folded: the figures' columns wrap their headers instead
+    t.add_column("agent", no_wrap=True, min_width=max(len(a["agent"]) for a in agg))
     for col in ("seeds", "wins", "draws", "losses", "losses, last block"):
         t.add_column(col, justify="right")
     for a in agg:
