@@ -192,3 +192,28 @@ def test_sweep_names_are_whole_and_the_band_is_explained(tmp_path: Path) -> None
     assert "qlearning:alpha=0.1" in r.output and "qlearning:alpha=0.5" in r.output
     assert "± half-width of its 95% confidence band" in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
+def test_out_is_a_folder_for_tron_dataset_and_fit(tmp_path: Path) -> None:
+    ds, fit = tmp_path / "ds", tmp_path / "fit"
+    r = runner.invoke(app, ["tron", "dataset", "--out", str(ds), "--pair", "tron_greedy tron_wall",
+                            "--map", "small_room", "--games", "4", "--json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["out"] == str(ds) and (ds / "positions.jsonl").is_file()
+    again = runner.invoke(app, ["tron", "dataset", "--out", str(ds), "--map", "small_room"])
+    assert again.exit_code == 2 and "already holds a run" in again.output
+    r = runner.invoke(app, ["tron", "fit", str(ds), "--out", str(fit), "--all-positions"])
+    assert r.exit_code == 0, r.output
+    assert (fit / "weights.json").is_file()
+    bots = ["--bots", "alphabeta:depth=1,eval=linear", "random"]
+    r = runner.invoke(app, ["tron", "run", *bots, "--map", "small_room", "--no-image", "--weights",
+                            str(fit)])  # fmt: skip
+    assert r.exit_code == 0, r.output
+
+
+def test_every_out_option_is_a_folder() -> None:
+    root = typer.main.get_command(app)
+    for name, cmd in _commands(root):
+        for p in cmd.params:
+            if "--out" in p.opts:
+                assert "folder" in (p.help or "").lower(), (name, p.help)

@@ -22,7 +22,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Seed, games_option
+from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
@@ -202,9 +202,7 @@ def selfplay_command(
     ] = None,
     seed: Seed = 0,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder for the results (default: a new one in ./runs).")
-    ] = None,
+    out: Out = None,
     resume: Annotated[
         Path | None,
         typer.Option(help="Continue the run in this folder (or its table.json) to --games."),

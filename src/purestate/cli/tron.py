@@ -26,9 +26,10 @@ from purestate.cli.common import (
     console,
     err_console,
     friendly,
+    new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Jobs, Seed, games_option
+from purestate.cli.options import AsJson, Force, Jobs, Seed, games_option
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.spec import SpecError
@@ -39,6 +40,7 @@ from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import read_text, write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
+from purestate.io.runs import run_folder
 from purestate.io.tron import read_weights, save_picture, write_weights
 
 tron_app = typer.Typer(
@@ -76,10 +78,25 @@ def _map(name: str) -> str | Map:
         raise UserError(str(e)) from None
 
 
+POSITIONS = "positions.jsonl"  # what tron dataset writes into its --out folder
+WEIGHTS = "weights.json"  # what tron fit writes into its --out folder
+
+
+def _inside(path: Path, name: str) -> Path:
+    """``path`` itself, or the file ``name`` in it when ``path`` is a run folder."""
+    return path / name if path.is_dir() else path
+
+
+def _out_folder(out: Path | None, force: bool, prefix: str, owned: str) -> Any:
+    """The run folder a tron command writes (default: a new one in ./runs), opened and locked."""
+    folder = out if out is not None else new_run_dir(Path("runs"), prefix)
+    return run_folder(folder, "force" if force else "new", (owned,))
+
+
 def _weights(path: Path | None) -> tuple[float, ...] | None:
     if path is None:
         return None
-    return read_weights(path)
+    return read_weights(_inside(path, WEIGHTS))
 
 
 def _check_bots(setup: series.Setup) -> None:
@@ -289,9 +306,11 @@ DEFAULT_MAPS = ("empty_room", "center_block", "diagonal_blocks")
 @tron_app.command("dataset")
 @friendly
 def dataset_command(
-    out: Annotated[Path, typer.Option(help="The JSON Lines file to write.")] = Path(
-        "tron-positions.jsonl"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(help=f"Folder for {POSITIONS} (default: a new one in ./runs)."),
+    ] = None,
+    force: Force = False,
     pair: Annotated[
         list[str] | None,
         typer.Option(help="Two bots separated by a space (repeatable; default: a mix)."),
@@ -317,6 +336,25 @@ def dataset_command(
             f"{games} games × {len(pairs)} pairs × {len(maps)} maps is more than "
             f"{MAX_DATASET_GAMES:,} games in one data set; make --games smaller"
         )
+    with _out_folder(out, force, "tron-dataset", POSITIONS) as folder:
+        count = _dataset(folder / POSITIONS, pairs, maps, games, every, rules, start, jobs, seed,
+                         as_json)  # fmt: skip
+    summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(folder)}
+    if as_json:
+        print_json({**summary, "seed": seed})
+    else:
+        console.print(
+            f"wrote {count} positions from {summary['games']} games to {folder / POSITIONS} "
+            f"(seed {seed})",
+            highlight=False,
+        )
+
+
+def _dataset(
+    path: Path, pairs: list[str], maps: list[str], games: int, every: int, rules: Rules,
+    start: Start, jobs: int, seed: int, as_json: bool,
+) -> int:  # fmt: skip
+    """Play the data set's games and write their positions to ``path``; how many were written."""
     lines: list[str] = []
     count = 0
     for pi, text in enumerate(pairs):
@@ -346,15 +384,8 @@ def dataset_command(
                     }
                     lines.append(json.dumps(rec, separators=(",", ":")))
                     count += 1
-    write_atomic(out, "\n".join(lines) + "\n")
-    summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(out)}
-    if as_json:
-        print_json({**summary, "seed": seed})
-    else:
-        console.print(
-            f"wrote {count} positions from {summary['games']} games to {out} (seed {seed})",
-            highlight=False,
-        )
+    write_atomic(path, "\n".join(lines) + "\n")
+    return count
 
 
 def _read_records(path: Path) -> list[dict[str, Any]]:
@@ -389,10 +420,14 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
 @tron_app.command("fit")
 @friendly
 def fit_command(
-    data: Annotated[Path, typer.Argument(help="Positions from purestate tron dataset.")],
-    out: Annotated[Path, typer.Option(help="The weights file to write.")] = Path(
-        "tron-linear.json"
-    ),
+    data: Annotated[
+        Path,
+        typer.Argument(help=f"Positions from purestate tron dataset: its folder or {POSITIONS}."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help=f"Folder for {WEIGHTS} (default: a new one in ./runs).")
+    ] = None,
+    force: Force = False,
     test_fraction: Annotated[float, typer.Option(min=0.01, max=0.9)] = 0.2,
     all_positions: Annotated[
         bool, typer.Option(help="Fit separated positions too (default: connected only).")
@@ -404,28 +439,31 @@ def fit_command(
     as_json: AsJson = False,
 ) -> None:
     """Fit the linear evaluation's weights (least squares, games held out) and write them."""
+    data = _inside(data, POSITIONS)
     records = _read_records(data)
     use = [t.strip() for t in terms.split(",") if t.strip()] or None
     try:
         fit = series.fit_linear(records, test_fraction, seed, not all_positions, use)
     except ValueError as e:
         raise UserError(str(e)) from None
-    write_weights(
-        out,
-        fit.weights,
-        {
-            "data": str(data),
-            "split_seed": seed,
-            "connected_only": not all_positions,
-            **fit.as_dict(),
-        },
-    )
+    with _out_folder(out, force, "tron-fit", WEIGHTS) as folder:
+        weights_file = folder / WEIGHTS
+        write_weights(
+            weights_file,
+            fit.weights,
+            {
+                "data": str(data),
+                "split_seed": seed,
+                "connected_only": not all_positions,
+                **fit.as_dict(),
+            },
+        )
     if as_json:
         print_json(
             {
                 "weights": dict(zip(("bias", *TERMS), fit.weights, strict=True)),
                 **fit.as_dict(),
-                "out": str(out),
+                "out": str(weights_file),
             }
         )
         return
@@ -436,6 +474,7 @@ def fit_command(
     console.print(
         f"fit on {fit.train} positions, held out {fit.test}: mean squared error "
         f"{fit.train_mse:.4f} (train) {fit.test_mse:.4f} (held out, predicting 0 gives "
-        f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; wrote {out}",
+        f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; "
+        f"wrote {weights_file}",
         highlight=False,
     )
