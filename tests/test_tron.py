@@ -521,15 +521,15 @@ def test_run_refuses_bad_input_in_one_line(tmp_path: Any) -> None:
 
 
 def test_dataset_fit_and_weights_file(tmp_path: Any) -> None:
-    data = tmp_path / "pos.jsonl"
-    r = _cli("tron", "dataset", "--out", str(data), "--pair", "greedy wall", "--pair",
+    data = tmp_path / "ds" / "positions.jsonl"  # --out is a folder
+    r = _cli("tron", "dataset", "--out", str(data.parent), "--pair", "greedy wall", "--pair",
              "random greedy", "--map", "small_room", "--games", "12", "--seed", "2")  # fmt: skip
     assert r.exit_code == 0, r.output
     lines = data.read_text().splitlines()
     rec = json.loads(lines[0])
     assert set(rec["features"]) == set(H.FEATURES) and rec["outcome"] in (-1, 1)
-    weights = tmp_path / "w.json"
-    r = _cli("tron", "fit", str(data), "--out", str(weights), "--all-positions", "--json")
+    weights = tmp_path / "fit" / "weights.json"
+    r = _cli("tron", "fit", str(data), "--out", str(weights.parent), "--all-positions", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["test_positions"] > 0 and out["test_mse"] >= 0
@@ -538,7 +538,8 @@ def test_dataset_fit_and_weights_file(tmp_path: Any) -> None:
     r = _cli("tron", "run", "--bots", "alphabeta:depth=1,eval=linear", "random", "--map",
              "small_room", "--no-image", "--seed", "1", "--weights", str(weights))  # fmt: skip
     assert r.exit_code == 0, r.output
-    r = _cli("tron", "fit", str(data), "--out", str(weights), "--terms", "voronoi_dn,mover")
+    r = _cli("tron", "fit", str(data), "--out", str(weights.parent), "--force", "--terms",
+             "voronoi_dn,mover")  # fmt: skip
     assert r.exit_code == 0, r.output
     w = read_weights(weights)
     assert [i for i, x in enumerate(w) if x != 0] == [1, 7]  # bias first, then the terms

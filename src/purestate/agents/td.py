@@ -111,7 +111,22 @@ class _Keying:
 
 
 class _TD:
-    """What Q-learning and SARSA(λ) share: options, keys, the policy, persistence."""
+    """What Q-learning and SARSA(λ) share: options, keys, the policy, persistence.
+
+    Attributes:
+        alpha: Step size.
+        gamma: Discount per move (negamax) or per own decision (own).
+        epsilon: Exploration rate (the start of a linear schedule).
+        epsilon_end: Where the linear schedule ends.
+        schedule: ``linear`` (epsilon to epsilon_end over ``episodes`` games, then constant) or
+            ``constant`` (epsilon throughout).
+        episodes: The schedule's length in training games (the seed preset's planned games).
+        symmetric: Key the table by canonical positions.
+        rewards: ``score`` (per point, e.g. per box) or ``end`` (the return only).
+        bootstrap: ``negamax`` (sign flip when the turn passes) or ``own`` (own next decision).
+        preset: ``seed`` to reproduce the seed notebook's learner (its own constants then replace
+            every other option but ``episodes``).
+    """
 
     name: str = ""
     alpha: float
@@ -623,18 +638,7 @@ class QLearning(_TD):
     """Tabular Q-learning (``qlearning``), one-step targets swept backwards through the episode.
 
     Attributes:
-        alpha: Step size.
-        gamma: Discount per move (negamax) or per own decision (own).
-        epsilon: Exploration rate (the start of a linear schedule).
-        epsilon_end: Where the linear schedule ends.
-        schedule: ``linear`` (epsilon to epsilon_end over ``episodes`` games, then constant) or
-            ``constant`` (epsilon throughout).
-        episodes: The schedule's length in training games (the seed preset's planned games).
-        symmetric: Key the table by canonical positions.
-        rewards: ``score`` (per point, e.g. per box) or ``end`` (the return only).
-        bootstrap: ``negamax`` (sign flip when the turn passes) or ``own`` (own next decision).
-        preset: ``seed`` to reproduce the seed notebook's learner (its own constants then replace
-            every other option but ``episodes``).
+        (the options shared with SARSA(λ), documented in ``_TD``)
     """
 
     alpha: float = 0.8
@@ -703,7 +707,7 @@ class Sarsa(_TD):
     Attributes:
         lam: λ, the trace decay (0 gives one-step SARSA).
         traces: ``accumulating`` or ``replacing``.
-        (the others as in ``QLearning``)
+        (the others as in ``QLearning``, documented in ``_TD``)
     """
 
     alpha: float = 0.2

@@ -53,7 +53,13 @@ class OneLineErrors(TyperGroup):
 app = typer.Typer(
     cls=OneLineErrors,
     name="purestate",
-    help="Two-player board games and the agents that learn and search them.",
+    help=(
+        "Two-player board games and the agents that learn and search them.\n\n"
+        "The commands share their options: --seed (default 0, so the same command prints the "
+        "same figures), --json, --force, --jobs, --dask, --explore. --games counts in the unit "
+        "its help names (per seat, per pair, per run, in the run); `purestate games` and "
+        "`purestate agents` list every game and agent option with its default."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import UserError, console, friendly, game_from, print_json, table_from
+from purestate.cli.options import AsJson
 from purestate.core.agent import has_greedy
 from purestate.io.solutions import load_or_solve
 from purestate.solve import require_solvable
@@ -25,7 +26,7 @@ def analyze_command(
         str | None,
         typer.Option("--agent", help="The learner that wrote the table (default: the file's)."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Score a table's greedy moves against the exact solver: the share of optimal moves over
     every position it covers, the mean loss, and a game against the solver from each seat the

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -106,15 +105,6 @@ EXPLORE_HELP = (
     "Let a learning agent explore (ε-greedy, MENACE drawing beads) instead of playing the "
     "moves its table rates best."
 )
-
-
-def choose_seed(seed: int | None) -> int:
-    """The seed given, or a fresh one that is printed so the run can be repeated."""
-    if seed is not None:
-        return seed
-    fresh = secrets.randbelow(2**31)
-    err_console.print(f"seed: {fresh} (pass --seed {fresh} to repeat this run)")
-    return fresh
 
 
 def default_jobs() -> int:

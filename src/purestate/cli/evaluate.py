@@ -12,8 +12,6 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import (
-    EXPLORE_HELP,
-    MAX_GAMES,
     UserError,
     agent_from,
     console,
@@ -23,6 +21,7 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
+from purestate.cli.options import AsJson, Explore, Force, Seed, games_option
 from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
@@ -57,17 +56,15 @@ def evaluate_command(
     table: Annotated[
         Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
     ] = None,
-    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per seat.")] = 1000,
-    seed: Annotated[int, typer.Option(help="Seed.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    games: Annotated[int, games_option("per seat (the agent plays 2 × N in all)")] = 1000,
+    seed: Seed = 0,
+    as_json: AsJson = False,
+    explore: Explore = False,
     out: Annotated[
         Path | None,
         typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the games already written in --out.")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.
 

@@ -1,51 +1,77 @@
-"""``purestate games`` and ``purestate agents``: what the registries hold."""
+"""``purestate games`` and ``purestate agents``: what the registries hold, with every option."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+from collections.abc import Callable
+from typing import Any
 
-import typer
-from rich.table import Table
+from rich.table import Column, Table
 
 from purestate.cli import app
 from purestate.cli.common import console, friendly, print_json
+from purestate.cli.options import AsJson
 from purestate.core import registry
-from purestate.core.spec import option_fields
+from purestate.core.spec import option_docs
+
+
+def _listing(
+    kind: str, names: tuple[str, ...], cls_of: Callable[[str], type], as_json: bool
+) -> None:
+    """Each name with its options, their defaults and meanings (the classes' docstrings)."""
+    # "options" stays the comma-separated names it always was; "details" adds defaults and meanings
+    rows: list[dict[str, Any]] = []
+    for n in names:
+        docs = option_docs(cls_of(n))
+        rows.append({"name": n, "options": ", ".join(sorted(o["name"] for o in docs)) or "-",
+                     "details": docs})  # fmt: skip
+    if as_json:
+        print_json(rows)
+        return
+    # names and option names are never cut: the description column wraps instead
+    width = max(len(r["name"]) for r in rows)
+    table = Table(
+        Column(kind, no_wrap=True, min_width=width, style="bold"),
+        Column("option", no_wrap=True),
+        Column("default", overflow="fold"),
+        Column("meaning", overflow="fold", ratio=1),
+        caption=f"use them as NAME:option=value,... (e.g. {_example(rows)})",
+    )
+    for r in rows:
+        opts = r["details"] or [{"name": "-", "default": "", "help": ""}]
+        for i, o in enumerate(opts):
+            table.add_row(r["name"] if i == 0 else "", o["name"], o["default"], _first(o["help"]))
+        table.add_section()
+    console.print(table)
+
+
+def _first(text: str) -> str:
+    """The first sentence (the rest is in --json and the docstring)."""
+    return re.split(r"(?<=\.)\s+(?=[A-Z])", text, maxsplit=1)[0]
+
+
+def _example(rows: list[dict[str, Any]]) -> str:
+    """A spec string built from the first entry that has an option."""
+    for r in rows:
+        if r["details"]:
+            o = r["details"][0]
+            return f"{r['name']}:{o['name']}={o['default']}"
+    return str(rows[0]["name"])
 
 
 @app.command("games")
 @friendly
 def games_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
-    """List the games and their options."""
-    rows: list[dict[str, str]] = []
-    for name in registry.games():
-        opts = option_fields(registry.game_class(name))
-        rows.append({"name": name, "options": ", ".join(sorted(opts)) or "-"})
-    if as_json:
-        print_json(rows)
-        return
-    table = Table("game", "options")
-    for r in rows:
-        table.add_row(r["name"], r["options"])
-    console.print(table)
+    """List the games and their options, with defaults and meanings."""
+    _listing("game", registry.games(), registry.game_class, as_json)
 
 
 @app.command("agents")
 @friendly
 def agents_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the agents and their options (use them as NAME:key=value,...)."""
-    rows: list[dict[str, str]] = []
-    for name in registry.agents():
-        opts = option_fields(registry.agent_class(name))
-        rows.append({"name": name, "options": ", ".join(sorted(opts)) or "-"})
-    if as_json:
-        print_json(rows)
-        return
-    table = Table("agent", "options")
-    for r in rows:
-        table.add_row(r["name"], r["options"])
-    console.print(table)
+    _listing("agent", registry.agents(), registry.agent_class, as_json)

@@ -19,6 +19,7 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
+from purestate.cli.options import AsJson
 from purestate.cli.selfplay import Seat
 
 menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
@@ -75,7 +76,7 @@ def boxes_command(
         int | None, typer.Option(min=1, help="Only the boxes for MENACE's n-th move.")
     ] = None,
     limit: Annotated[int, typer.Option(min=0, help="Show at most this many boxes (0: all).")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Show the matchboxes, grouped by MENACE's move, with the bead count on each square."""
     g = game_from(game)

@@ -19,15 +19,14 @@ from attrs import frozen
 
 from purestate.cli import app
 from purestate.cli.common import (
-    EXPLORE_HELP,
     UserError,
     agent_from,
-    choose_seed,
     console,
     friendly,
     game_from,
     table_from,
 )
+from purestate.cli.options import Explore, Force, Seed
 from purestate.cli.selfplay import Seat
 from purestate.core.agent import Decision, FixedPolicy, greedy_agent
 from purestate.core.episode import Episode, plies
@@ -158,20 +157,18 @@ def play_command(
         ),
     ] = None,
     seat: Annotated[Seat, typer.Option(help="Your seat.")] = Seat.first,
-    seed: Annotated[int | None, typer.Option(help="Seed for the agent's choices.")] = None,
+    seed: Seed = 0,
     learn: Annotated[
         bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
     ] = False,
-    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    explore: Explore = False,
     save: Annotated[
         Path | None,
         typer.Option(
             help="Save your games into this folder (games.jsonl; see `purestate replay`)."
         ),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the games already saved in --save.")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Play a game against an agent in the terminal (the board shows the move numbers).
 
@@ -202,7 +199,6 @@ def play_command(
     # greedily while reinforcing those moves would not be its learning rule
     player = bot if explore or learn else greedy_agent(bot)
     agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
-    seed = choose_seed(seed)
     run_key = key(seed)
     folder = (
         run_folder(save, "force" if force else "new", (GAMES_FILE,))

@@ -10,6 +10,7 @@ import typer
 
 from purestate.cli import app
 from purestate.cli.common import UserError, console, err_console, friendly, print_json
+from purestate.cli.options import AsJson
 from purestate.core.episode import Episode
 from purestate.core.record import Record, RecordError, replay_record, to_text
 from purestate.core.registry import make_spec
@@ -30,9 +31,7 @@ def replay_command(
         int | None,
         typer.Option(help="Which game: its line in the file, from 0 (default: the first)."),
     ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print every state's encoding and the returns.")
-    ] = False,
+    as_json: AsJson = False,
     text: Annotated[
         bool, typer.Option("--text", help="Print the game (every game without --index) as text.")
     ] = False,
@@ -46,7 +45,8 @@ def replay_command(
     """Replay a recorded game: the board after each ply, stepped with the arrow keys or Enter.
 
     Right/down/Enter/n steps forward, left/up/p/b back, q quits; when the input is not a terminal
-    each line is one of those keys. --json, --text, --svg and --gif export instead. Example:
+    each line is one of those keys. --json (every state's encoding and the returns), --text,
+    --svg and --gif export instead. Example:
     purestate replay runs/tournament/games.jsonl --index 3
     """
     records = read_records(file)

@@ -22,6 +22,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
+from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError, format_spec
@@ -205,15 +206,11 @@ def selfplay_command(
     ] = "rules:p=0.7",
     games: Annotated[
         int | None,
-        typer.Option(
-            min=1, max=MAX_GAMES, help="The run's total games [default: 1000; resumed: as saved]."
-        ),
+        games_option("in the run, all told [default: 1000; resumed: as saved]"),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Experiment seed (game i uses key(seed), i).")] = 0,
+    seed: Seed = 0,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
-    out: Annotated[
-        Path | None, typer.Option(help="Folder for the results (default: a new one in ./runs).")
-    ] = None,
+    out: Out = None,
     resume: Annotated[
         Path | None,
         typer.Option(help="Continue the run in this folder (or its table.json) to --games."),
@@ -222,9 +219,7 @@ def selfplay_command(
         int | None,
         typer.Option(min=1, max=MAX_GAMES, help="With --resume: play N games past the saved run."),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the run already in --out.")
-    ] = False,
+    force: Force = False,
     block: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the summary.")
     ] = 100,
@@ -233,7 +228,7 @@ def selfplay_command(
         typer.Option(min=0, max=MAX_GAMES, help="Save the tables every N games (0: at the end)."),
     ] = 0,
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
 
@@ -382,12 +377,44 @@ def _solvable(g: Any) -> bool:
     return True
 
 
+# At most this many block rows are printed, so the table fits a screen; summary.json has them all.
+MAX_ROWS = 20
+
+
+def merged_blocks(blocks: list[dict[str, Any]], rows: int = MAX_ROWS) -> tuple[int, list[Any]]:
+    """Consecutive blocks summed k at a time so that at most ``rows`` remain, and that k.
+
+    Args:
+        blocks: The summary's blocks, each with ``wins``, ``draws`` and ``losses``.
+        rows: The most rows wanted.
+
+    Returns:
+        k (1 when the blocks already fit) and the merged blocks, in order.
+    """
+    k = max(1, -(-len(blocks) // rows))
+    merged = [
+        {c: sum(b[c] for b in blocks[i : i + k]) for c in ("wins", "draws", "losses")}
+        for i in range(0, len(blocks), k)
+    ]
+    return k, merged
+
+
 def _print_summary(summary: dict[str, Any]) -> None:
-    block = summary["block"]
-    table = Table(title=f"{summary['agent']} vs {summary['opponent']} (seed {summary['seed']})")
+    k, blocks = merged_blocks(summary["blocks"])
+    block = summary["block"] * k
+    caption = "\\[low, high]: 95% Wilson interval of the loss rate"  # rich reads [..] as markup
+    if k > 1:
+        caption += (
+            f"; each row is {k} blocks of {summary['block']} games "
+            f"(all {len(summary['blocks'])} in summary.json)"
+        )
+    table = Table(
+        title=f"{summary['agent']} vs {summary['opponent']} (seed {summary['seed']})",
+        caption=caption,
+    )
     for col in ("games", "wins", "draws", "losses", "loss rate"):
         table.add_column(col, justify="right")
-    for i, b in enumerate(summary["blocks"]):
+    for i, b in enumerate(blocks):
         n = b["wins"] + b["draws"] + b["losses"]
         lo = i * block + 1
         table.add_row(

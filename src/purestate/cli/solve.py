@@ -16,6 +16,7 @@ from rich.table import Table
 
 from purestate.cli import app
 from purestate.cli.common import UserError, console, friendly, print_json
+from purestate.cli.options import AsJson
 from purestate.core import registry
 from purestate.core.game import Game
 from purestate.core.spec import build, format_spec, option_fields, parse_spec
@@ -91,7 +92,7 @@ def solve_command(
         int,
         typer.Option("--count-limit", help="Skip the counts beyond this many positions.", min=0),
     ] = 200_000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Solve a small game: its value for the first player, the value of every opening move, and
     (when the game is small enough) its positions and games counted."""

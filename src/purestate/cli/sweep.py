@@ -29,14 +29,13 @@ from rich.table import Table
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
-    MAX_JOBS,
     UserError,
     console,
-    default_jobs,
     err_console,
     friendly,
     print_json,
 )
+from purestate.cli.options import ALL_CORES, AsJson, Dask, Force, Jobs, games_option
 from purestate.cli.selfplay import (
     Restored,
     Seat,
@@ -122,7 +121,7 @@ def sweep_command(
     seeds: Annotated[str, typer.Option(help="Seeds, e.g. 0-31 or 0,4,9.")] = "0-7",
     opponent: Annotated[str, typer.Option(help="Opponent spec, or 'self'.")] = "rules:p=0.7",
     game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
-    games: Annotated[int, typer.Option(min=1, max=MAX_GAMES, help="Games per run.")] = 2000,
+    games: Annotated[int, games_option("per run, one run per setting and seed")] = 2000,
     seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
     block: Annotated[
         int, typer.Option(min=1, max=MAX_GAMES, help="Games per block in the curves.")
@@ -139,19 +138,10 @@ def sweep_command(
     resume: Annotated[
         Path | None, typer.Option(help="Continue the sweep in this folder (same settings).")
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the sweep already in --out.")
-    ] = False,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs", "-j", min=1, max=MAX_JOBS, help="Local processes (default: all cores)."
-        ),
-    ] = default_jobs(),
-    dask: Annotated[
-        str | None, typer.Option(help="Address of a Dask scheduler to run on instead.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the aggregate as JSON.")] = False,
+    force: Force = False,
+    jobs: Jobs = ALL_CORES,
+    dask: Dask = None,
+    as_json: AsJson = False,
 ) -> None:
     """Run selfplay for every agent setting of a grid and every seed; aggregate the curves.
 
@@ -191,8 +181,12 @@ def sweep_command(
     if as_json:
         print_json({"runs": len(runs), "resumed_complete": done_before, "aggregate": agg})
         return
-    t = Table(title=f"{len(runs)} runs ({done_before} already complete) in {out}")
-    t.add_column("agent", overflow="fold")
+    t = Table(
+        title=f"{len(runs)} runs ({done_before} already complete) in {out}",
+        caption="mean ± half-width of its 95% confidence band (Student t across seeds)",
+    )
+    # agent settings are never cut or folded: the figures' columns wrap their headers instead
+    t.add_column("agent", no_wrap=True, min_width=max(len(a["agent"]) for a in agg))
     for col in ("seeds", "wins", "draws", "losses", "losses, last block"):
         t.add_column(col, justify="right")
     for a in agg:

@@ -10,22 +10,19 @@ from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
-from purestate.cli import app, common
+from purestate.cli import app
 from purestate.cli.common import (
-    EXPLORE_HELP,
-    MAX_GAMES,
-    MAX_JOBS,
     UserError,
     agent_from,
-    choose_seed,
     console,
     err_console,
     friendly,
     game_from,
     print_json,
 )
+from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.record import Record, game_spec
 from purestate.experiments.executors import executor
@@ -55,26 +52,17 @@ def tournament_command(
         ),
     ],
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games per pair.")
+        int, games_option("per pair of agents, seats alternating (pairs × N in all)", "-n")
     ] = 10,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed (printed if omitted).")] = None,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs", "-j", min=1, max=MAX_JOBS, help="Local worker processes (default: all cores)."
-        ),
-    ] = common.default_jobs(),
-    dask: Annotated[
-        str | None, typer.Option("--dask", help="Run on the Dask scheduler at this address.")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    seed: Seed = 0,
+    jobs: Jobs = ALL_CORES,
+    dask: Dask = None,
+    as_json: AsJson = False,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write standings and games into this folder.")
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the tournament already in --out.")
-    ] = False,
-    explore: Annotated[bool, typer.Option("--explore", help=EXPLORE_HELP)] = False,
+    force: Force = False,
+    explore: Explore = False,
 ) -> None:
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
@@ -98,7 +86,6 @@ def tournament_command(
     for a in entrants:  # refused before the seed line and the workers (schedule checks too)
         check_game(a, the_game)
     names = [a.spec for a in entrants]
-    seed = choose_seed(seed)
     plan = schedule(the_game, entrants, games, seed)
     # the folder is opened (and locked) before the games, so a bad --out costs no games
     folder = (
@@ -196,9 +183,27 @@ def _games_jsonl(game: Any, names: list[str], results: list[GameResult], seed: i
     return records_text(records)
 
 
+def _name_column(header: str, width: int) -> Column:
+    """A column that shows every agent name in full (rich would otherwise end it with …)."""
+    return Column(header, no_wrap=True, min_width=width)
+
+
 def _show(summary: dict[str, Any]) -> None:
     title = f"{summary['game']}: {summary['games_per_pair']} games per pair, seed {summary['seed']}"
-    ratings = Table("rank", "agent", "Elo", "95% interval", "W", "D", "L", "score", title=title)
+    # names are never cut: agent columns keep their width and the intervals wrap instead
+    width = max(len(r["agent"]) for r in summary["ratings"])
+    ratings = Table(
+        "rank",
+        _name_column("agent", width),
+        "Elo",
+        Column("95% interval", overflow="fold"),
+        "W",
+        "D",
+        "L",
+        "score",
+        title=title,
+        caption="W/D/L: wins, draws, losses; score: (W + D/2) / games",
+    )
     for rank, r in enumerate(summary["ratings"], 1):
         ratings.add_row(
             str(rank),
@@ -211,7 +216,17 @@ def _show(summary: dict[str, Any]) -> None:
             f"{r['score']:.3f}",
         )
     console.print(ratings)
-    pairs = Table("agent", "opponent", "W", "D", "L", "score", "95% Wilson", title="pairs")
+    pairs = Table(
+        _name_column("agent", width),
+        _name_column("opponent", width),
+        "W",
+        "D",
+        "L",
+        "score",
+        Column("95% Wilson", overflow="fold"),
+        title="pairs",
+        caption="95% Wilson: the interval of the score (a draw counts 1/2)",
+    )
     for p in summary["pairs"]:
         pairs.add_row(
             p["agent"],

@@ -23,14 +23,14 @@ from rich.text import Text
 
 from purestate.cli import app
 from purestate.cli.common import (
-    MAX_JOBS,
     UserError,
-    choose_seed,
     console,
     err_console,
     friendly,
+    new_run_dir,
     print_json,
 )
+from purestate.cli.options import AsJson, Force, Jobs, Seed, games_option
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.record import Record, game_spec
@@ -81,10 +81,25 @@ def _map(name: str) -> str | Map:
         raise UserError(str(e)) from None
 
 
+POSITIONS = "positions.jsonl"  # what tron dataset writes into its --out folder
+WEIGHTS = "weights.json"  # what tron fit writes into its --out folder
+
+
+def _inside(path: Path, name: str) -> Path:
+    """``path`` itself, or the file ``name`` in it when ``path`` is a run folder."""
+    return path / name if path.is_dir() else path
+
+
+def _out_folder(out: Path | None, force: bool, prefix: str, owned: str) -> Any:
+    """The run folder a tron command writes (default: a new one in ./runs), opened and locked."""
+    folder = out if out is not None else new_run_dir(Path("runs"), prefix)
+    return run_folder(folder, "force" if force else "new", (owned,))
+
+
 def _weights(path: Path | None) -> tuple[float, ...] | None:
     if path is None:
         return None
-    return read_weights(path)
+    return read_weights(_inside(path, WEIGHTS))
 
 
 def _check_bots(setup: series.Setup) -> None:
@@ -182,9 +197,7 @@ def run_command(
     ] = "empty_room",
     multi_test: Annotated[
         int,
-        typer.Option(
-            "--multi-test", "-multi_test", min=1, max=MAX_SERIES_GAMES, help="How many games."
-        ),
+        games_option("in the series", "--multi-test", "-multi_test", most=MAX_SERIES_GAMES),
     ] = 1,
     no_image: Annotated[
         bool, typer.Option("--no-image", "-no_image", help="Do not draw a game.")
@@ -196,27 +209,22 @@ def run_command(
     weights: Annotated[
         Path | None, typer.Option(help="A weights file for eval=linear bots (tron fit).")
     ] = None,
-    jobs: Annotated[
-        int, typer.Option(min=1, max=MAX_JOBS, help="Processes (results do not depend on it).")
-    ] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed of the series.")] = None,
+    jobs: Jobs = 1,
+    seed: Seed = 0,
     save: Annotated[
         Path | None, typer.Option(help="Save game 1 as a picture (.png) or animation (.gif).")
     ] = None,
     delay: Annotated[
         float, typer.Option(min=0.0, max=MAX_DELAY, help="Seconds per move when drawing a game.")
     ] = 0.08,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
     out: Annotated[
         Path | None,
         typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
     ] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace the games already written in --out.")
-    ] = False,
+    force: Force = False,
 ) -> None:
     """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
-    seed = choose_seed(seed)
     setup = series.Setup(
         _map(map_name),
         rules,
@@ -301,7 +309,7 @@ def _records(setup: series.Setup, results: Sequence[series.GameResult]) -> list[
 @tron_app.command("maps")
 @friendly
 def maps_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """List the shipped maps."""
     rows = []
@@ -329,9 +337,11 @@ DEFAULT_MAPS = ("empty_room", "center_block", "diagonal_blocks")
 @tron_app.command("dataset")
 @friendly
 def dataset_command(
-    out: Annotated[Path, typer.Option(help="The JSON Lines file to write.")] = Path(
-        "tron-positions.jsonl"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(help=f"Folder for {POSITIONS} (default: a new one in ./runs)."),
+    ] = None,
+    force: Force = False,
     pair: Annotated[
         list[str] | None,
         typer.Option(help="Two bots separated by a space (repeatable; default: a mix)."),
@@ -340,14 +350,14 @@ def dataset_command(
         list[str] | None, typer.Option("--map", help="Maps (repeatable; default: the 13×13 ones).")
     ] = None,
     games: Annotated[
-        int, typer.Option(min=1, max=MAX_DATASET_GAMES, help="Games per pair and map.")
+        int, games_option("per pair and map (pairs × maps × N in all)", most=MAX_DATASET_GAMES)
     ] = 20,
     every: Annotated[int, typer.Option(min=1, max=MAX_EVERY, help="Keep every k-th position.")] = 1,
     rules: Annotated[Rules, typer.Option()] = "alternating",
     start: Annotated[Start, typer.Option(help="mirror (varied starts) or map.")] = "mirror",
-    jobs: Annotated[int, typer.Option(min=1, max=MAX_JOBS)] = 1,
-    seed: Annotated[int | None, typer.Option()] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    jobs: Jobs = 1,
+    seed: Seed = 0,
+    as_json: AsJson = False,
 ) -> None:
     """Play bots against each other and record positions, features and outcomes (JSON Lines)."""
     pairs = pair or list(DEFAULT_PAIRS)
@@ -357,7 +367,25 @@ def dataset_command(
             f"{games} games × {len(pairs)} pairs × {len(maps)} maps is more than "
             f"{MAX_DATASET_GAMES:,} games in one data set; make --games smaller"
         )
-    seed = choose_seed(seed)
+    with _out_folder(out, force, "tron-dataset", POSITIONS) as folder:
+        count = _dataset(folder / POSITIONS, pairs, maps, games, every, rules, start, jobs, seed,
+                         as_json)  # fmt: skip
+    summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(folder)}
+    if as_json:
+        print_json({**summary, "seed": seed})
+    else:
+        console.print(
+            f"wrote {count} positions from {summary['games']} games to {folder / POSITIONS} "
+            f"(seed {seed})",
+            highlight=False,
+        )
+
+
+def _dataset(
+    path: Path, pairs: list[str], maps: list[str], games: int, every: int, rules: Rules,
+    start: Start, jobs: int, seed: int, as_json: bool,
+) -> int:  # fmt: skip
+    """Play the data set's games and write their positions to ``path``; how many were written."""
     lines: list[str] = []
     count = 0
     for pi, text in enumerate(pairs):
@@ -387,15 +415,8 @@ def dataset_command(
                     }
                     lines.append(json.dumps(rec, separators=(",", ":")))
                     count += 1
-    write_atomic(out, "\n".join(lines) + "\n")
-    summary = {"positions": count, "games": games * len(pairs) * len(maps), "out": str(out)}
-    if as_json:
-        print_json({**summary, "seed": seed})
-    else:
-        console.print(
-            f"wrote {count} positions from {summary['games']} games to {out} (seed {seed})",
-            highlight=False,
-        )
+    write_atomic(path, "\n".join(lines) + "\n")
+    return count
 
 
 def _read_records(path: Path) -> list[dict[str, Any]]:
@@ -430,43 +451,50 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
 @tron_app.command("fit")
 @friendly
 def fit_command(
-    data: Annotated[Path, typer.Argument(help="Positions from purestate tron dataset.")],
-    out: Annotated[Path, typer.Option(help="The weights file to write.")] = Path(
-        "tron-linear.json"
-    ),
+    data: Annotated[
+        Path,
+        typer.Argument(help=f"Positions from purestate tron dataset: its folder or {POSITIONS}."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option(help=f"Folder for {WEIGHTS} (default: a new one in ./runs).")
+    ] = None,
+    force: Force = False,
     test_fraction: Annotated[float, typer.Option(min=0.01, max=0.9)] = 0.2,
     all_positions: Annotated[
         bool, typer.Option(help="Fit separated positions too (default: connected only).")
     ] = False,
-    seed: Annotated[int, typer.Option(help="Seed of the train/test split.")] = 0,
+    seed: Seed = 0,
     terms: Annotated[
         str, typer.Option(help="Comma-separated terms to fit (default: all; others get 0).")
     ] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Fit the linear evaluation's weights (least squares, games held out) and write them."""
+    data = _inside(data, POSITIONS)
     records = _read_records(data)
     use = [t.strip() for t in terms.split(",") if t.strip()] or None
     try:
         fit = series.fit_linear(records, test_fraction, seed, not all_positions, use)
     except ValueError as e:
         raise UserError(str(e)) from None
-    write_weights(
-        out,
-        fit.weights,
-        {
-            "data": str(data),
-            "split_seed": seed,
-            "connected_only": not all_positions,
-            **fit.as_dict(),
-        },
-    )
+    with _out_folder(out, force, "tron-fit", WEIGHTS) as folder:
+        weights_file = folder / WEIGHTS
+        write_weights(
+            weights_file,
+            fit.weights,
+            {
+                "data": str(data),
+                "split_seed": seed,
+                "connected_only": not all_positions,
+                **fit.as_dict(),
+            },
+        )
     if as_json:
         print_json(
             {
                 "weights": dict(zip(("bias", *TERMS), fit.weights, strict=True)),
                 **fit.as_dict(),
-                "out": str(out),
+                "out": str(weights_file),
             }
         )
         return
@@ -477,6 +505,7 @@ def fit_command(
     console.print(
         f"fit on {fit.train} positions, held out {fit.test}: mean squared error "
         f"{fit.train_mse:.4f} (train) {fit.test_mse:.4f} (held out, predicting 0 gives "
-        f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; wrote {out}",
+        f"{fit.baseline_mse:.4f}); held-out sign accuracy {fit.test_accuracy:.1%}; "
+        f"wrote {weights_file}",
         highlight=False,
     )

@@ -151,3 +151,63 @@ def format_spec(name: str, obj: Any, always: tuple[str, ...] = ()) -> str:
         if f.name in always or v != default:
             parts.append(f"{f.name}={_fmt(v)}")
     return name + (":" + ",".join(parts) if parts else "")
+
+
+def attribute_docs(doc: str | None) -> dict[str, str]:
+    """The entries of a Google-style docstring's ``Attributes:`` section, each on one line.
+
+    Args:
+        doc: A class docstring (or None).
+
+    Returns:
+        Attribute name to its description, continuation lines joined with single spaces.
+    """
+    found: dict[str, str] = {}
+    lines = (doc or "").expandtabs().splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == "Attributes:"]
+    if not starts:
+        return found
+    entry_indent: int | None = None
+    name = ""
+    for line in lines[starts[0] + 1 :]:
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        if entry_indent is None:
+            entry_indent = indent
+        if indent < entry_indent:
+            break  # the section ended (a dedented heading or text)
+        head, sep, rest = line.strip().partition(":")
+        if indent == entry_indent:
+            # a remark at entry level that names no attribute ends the entry before it
+            name = head if sep and head.isidentifier() else ""
+            if name:
+                found[name] = rest.strip()
+        elif name:
+            found[name] = f"{found[name]} {line.strip()}"
+    return found
+
+
+def option_docs(cls: type) -> list[dict[str, str]]:
+    """Every option of ``cls`` with its default (as typed in a spec) and its documented meaning.
+
+    The descriptions are the ``Attributes:`` entries of the class docstring (or of a base class's
+    for an inherited option), the same text the API docs show; an option without one gets an
+    empty description.
+    """
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):  # a subclass's own entries win over inherited ones
+        docs |= attribute_docs(klass.__doc__)
+    fields = option_fields(cls)
+    rows = []
+    for f in attrs.fields(cls):
+        if f.name not in fields:
+            continue
+        default = f.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            default = None if default.takes_self else default.factory()
+        text = "(required)" if default is attrs.NOTHING else _fmt(default) or '""'  # "" visible
+        # a terminal shows ``literal`` markup as noise: the quotes go, the words stay
+        meaning = docs.get(f.name, "").replace("``", "")
+        rows.append({"name": f.name, "default": text, "help": meaning})
+    return rows
