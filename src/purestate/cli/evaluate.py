@@ -21,7 +21,7 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
-from purestate.cli.options import AsJson, Explore, Force, Seed, games_option
+from purestate.cli.options import AsJson, Explore, Force, RecordsOut, Seed, games_option
 from purestate.core.agent import Greedy, check_game, greedy_agent
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
@@ -60,10 +60,7 @@ def evaluate_command(
     seed: Seed = 0,
     as_json: AsJson = False,
     explore: Explore = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
-    ] = None,
+    out: RecordsOut = None,
     force: Force = False,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.

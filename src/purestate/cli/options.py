@@ -33,6 +33,14 @@ Out = Annotated[
     typer.Option("--out", help="Folder for the results (default: a new one in ./runs)."),
 ]
 
+RecordsOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", help="Write every game into this folder (games.jsonl; `purestate replay`)."
+    ),
+]
+"""--out of the commands that write only their games (evaluate, tron run)."""
+
 # The default of --jobs for the commands that run many games: one process per core.
 ALL_CORES = default_jobs()
 

@@ -30,7 +30,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Jobs, Seed, games_option
+from purestate.cli.options import AsJson, Force, Jobs, RecordsOut, Seed, games_option
 from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.record import Record, game_spec
@@ -218,10 +218,7 @@ def run_command(
         float, typer.Option(min=0.0, max=MAX_DELAY, help="Seconds per move when drawing a game.")
     ] = 0.08,
     as_json: AsJson = False,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write every game into this folder (games.jsonl; `purestate replay`)."),
-    ] = None,
+    out: RecordsOut = None,
     force: Force = False,
 ) -> None:
     """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
