@@ -92,6 +92,14 @@ class Restored:
         """Games played up to the checkpoint."""
         return len(self.records)
 
+    def outcomes(self) -> list[int]:
+        """The learner's outcome (+1 / 0 / -1) in each logged game."""
+        return [{"win": 1, "draw": 0, "loss": -1}[r["result"]] for r in self.records]
+
+    def resigned(self, seat: int) -> int:
+        """How many logged games ``seat`` resigned."""
+        return sum(1 for r in self.records if r["resigned"] == seat)
+
 
 def _table_files(run: Selfplay) -> tuple[str, ...]:
     """The table files of a run: the learner's, and a learning opponent's own table."""
@@ -170,11 +178,6 @@ def save_checkpoint(
         a, seat = who[name]
         files[name] = json_text(table_json(game, a, tables[seat], seat, games))
     commit(folder, files, {"games": games, "refused_at": refused_at})
-
-
-def outcome_of(record: dict[str, Any]) -> int:
-    """The learner's outcome (+1 / 0 / -1) in a record of games.jsonl."""
-    return {"win": 1, "draw": 0, "loss": -1}[record["result"]]
 
 
 def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
@@ -261,10 +264,10 @@ def selfplay_command(
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
         # else: a run killed before it wrote anything starts again from game 0
         start = restored.games
-        unfinished = saved is not None and saved.get("games", start) > start
-        if more is not None and unfinished and restored.refused_at is None:
+        total_saved = saved.get("games", start) if saved is not None else start
+        if more is not None and total_saved > start and restored.refused_at is None:
             raise UserError(
-                f"{out_dir} stopped at game {start} of {saved['games'] if saved else start}: "
+                f"{out_dir} stopped at game {start} of {total_saved}: "
                 f"finish it first with --resume {out_dir}"
             )
         if more is not None:
@@ -297,9 +300,8 @@ def _train(
     learner, opp = run.agents()
     me = run.seat
     start = restored.games
-    records = restored.records
-    outcomes = [outcome_of(r) for r in records]
-    resigned = sum(1 for r in records if r["resigned"] == me)
+    outcomes = restored.outcomes()
+    resigned = restored.resigned(me)
     first_refusal = restored.refused_at
     tables = restored.tables
     progress = Progress(

@@ -39,7 +39,6 @@ from purestate.cli.options import ALL_CORES, AsJson, Dask, Force, Jobs, games_op
 from purestate.cli.selfplay import (
     Restored,
     Seat,
-    outcome_of,
     restore_run,
     run_folder_of,
     save_checkpoint,
@@ -213,8 +212,8 @@ def _sweep(
             clean_temporaries(_run_dir(out, r))
             continue
         restored = _restore(out, r)
-        outcomes = [outcome_of(rec) for rec in restored.records]
-        resigned = sum(1 for rec in restored.records if rec["resigned"] == r.seat)
+        outcomes = restored.outcomes()
+        resigned = restored.resigned(r.seat)
         if restored.games >= games or restored.refused_at is not None:
             # killed after its last checkpoint but before its summary
             _write_summary(out, r, outcomes, resigned, restored.refused_at, block)
