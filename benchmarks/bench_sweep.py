@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from purestate.experiments.executors import DaskExecutor, Executor, LocalExecutor
+from purestate.executors import DaskExecutor, Executor, LocalExecutor
 from purestate.experiments.selfplay import Selfplay
 from purestate.experiments.sweep import Chunk, ChunkResult, play_chunk
 

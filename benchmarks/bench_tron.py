@@ -36,8 +36,8 @@ from purestate.core.agent import Decision
 from purestate.core.episode import play
 from purestate.core.keys import split
 from purestate.core.learning import wilson
+from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
-from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import parse_map
 from purestate.games.tron.rules import RUNNING, State, Tron
 from purestate.heuristics.tron import HALF, chamber_eval, linear, voronoi_eval

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import purestate.cli.sweep as sweep_cli
 from purestate.cli import app
 from purestate.core.spec import SpecError
-from purestate.experiments.executors import LocalExecutor
+from purestate.executors import LocalExecutor
 from purestate.experiments.sweep import aggregate, expand_grid, mean_band, parse_seeds
 
 runner = CliRunner()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import purestate
 from purestate.cli import app
-from purestate.experiments.executors import LocalExecutor
+from purestate.executors import LocalExecutor
 from purestate.experiments.tournament import (
     GameResult,
     elo,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import builtins
+import importlib.resources
+import io
 import json
 from typing import Any
 
@@ -53,6 +56,26 @@ def test_shipped_maps_load_with_the_reference_layouts() -> None:
     assert db.free.bit_count() == 104
     assert db.starts == (db.cell(4, 5), db.cell(8, 7))
     assert shipped_map("small_room").free.bit_count() == 25
+
+
+def test_a_shipped_map_resolves_without_reading_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record or spec naming a shipped map is replayed in the pure layers, which read no file."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a shipped map was read from a file")
+
+    shipped_names.cache_clear()
+    shipped_map.cache_clear()
+    with monkeypatch.context() as m:
+        m.setattr(importlib.resources, "files", refuse)
+        m.setattr(builtins, "open", refuse)
+        m.setattr(io, "open", refuse)
+        game = purestate.make_spec("tron:map=small_room")
+        names = shipped_names()
+    assert isinstance(game, Tron)
+    assert game.board == shipped_map("small_room")
+    assert game.board.free.bit_count() == 25
+    assert "small_room" in names
 
 
 def test_ai_challenge_format_is_read() -> None:

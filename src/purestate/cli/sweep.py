@@ -44,7 +44,7 @@ from purestate.cli.selfplay import (
     save_checkpoint,
 )
 from purestate.core.spec import SpecError
-from purestate.experiments.executors import executor
+from purestate.executors import executor
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.experiments.sweep import (
     Chunk,

@@ -25,7 +25,7 @@ from purestate.cli.common import (
 from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.record import Record, game_spec
-from purestate.experiments.executors import executor
+from purestate.executors import executor
 from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
 from purestate.io.files import write_atomic, write_json
 from purestate.io.records import records_text

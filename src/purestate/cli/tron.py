@@ -35,8 +35,8 @@ from purestate.core.episode import replay
 from purestate.core.learning import wilson
 from purestate.core.record import Record, game_spec
 from purestate.core.spec import SpecError
+from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
-from purestate.experiments.executors import LocalExecutor
 from purestate.games.tron.maps import MAX_MAP_SIDE, Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS

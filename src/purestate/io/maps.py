@@ -1,16 +1,12 @@
-"""Tron map files (shell side): the shipped maps and map files a user names.
+"""Tron map files (shell side): the map files a user names, and the shipped maps by name.
 
-The shipped maps are package data (``purestate/games/tron/maps/*.txt``). Reading them is I/O, so
-it lives here; each map is read and parsed once per process and cached. The map files never
-change while the program runs, so resolving a shipped name is as deterministic as an import:
-``Tron(map="empty_room")`` calls ``shipped_map`` once to turn the name into a ``Map`` value, and
-everything after that is pure.
+Reading a user's map file is I/O, so it lives here; the game receives the parsed ``Map`` value.
+The shipped maps are values of the pure layers (``purestate.games.tron.shipped``), so a name
+resolves without reading a file; ``load_map`` takes either.
 """
 
 from __future__ import annotations
 
-import functools
-from importlib import resources
 from pathlib import Path
 from typing import NoReturn
 
@@ -23,28 +19,7 @@ from purestate.games.tron.maps import (
     MapTooBig,
     parse_map,
 )
-
-_PACKAGE = "purestate.games.tron"
-
-
-@functools.cache
-def shipped_names() -> tuple[str, ...]:
-    """The names of the maps shipped with purestate, sorted."""
-    folder = resources.files(_PACKAGE).joinpath("maps")
-    return tuple(sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".txt")))
-
-
-@functools.cache
-def shipped_map(name: str) -> Map:
-    """The shipped map called ``name`` (e.g. ``"empty_room"``), read once and cached.
-
-    Raises:
-        SpecError: if no shipped map has that name (the message lists the names).
-    """
-    if name not in shipped_names():
-        raise SpecError(f"unknown Tron map {name!r} (maps: {', '.join(shipped_names())})")
-    text = resources.files(_PACKAGE).joinpath("maps", f"{name}.txt").read_text(encoding="utf-8")
-    return parse_map(text, name)
+from purestate.games.tron.shipped import shipped_map, shipped_names
 
 
 def _refuse_oversized(path: Path, head: bytes) -> NoReturn:

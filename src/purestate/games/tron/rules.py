@@ -17,10 +17,10 @@ Moves are absolute directions with fixed ids (OpenSpiel has no Tron): ``U=0`` (r
 ``D=1`` (row + 1), ``L=2`` (col - 1), ``R=3`` (col + 1), CS1410's order. All four are always legal
 while the game runs, as in CS1410: a move into an obstacle is a legal, losing move.
 
-Map choice: the ``map`` option is a shipped map's name (resolved once, through
-``purestate.io.maps.shipped_map``, from package data that never changes while the program runs)
-or a ``Map`` value (what the shell passes for a user's map file). Either way the game holds a
-frozen, hashable ``Map``; nothing after construction reads a file.
+Map choice: the ``map`` option is a shipped map's name (resolved by ``shipped.shipped_map``,
+whose drawings are values in the package, so no file is read) or a ``Map`` value (what the shell
+passes for a user's map file, read by ``purestate.io.maps.load_map``). Either way the game holds a
+frozen, hashable ``Map``.
 
 Start cells: ``start="map"`` uses the map's ``1`` and ``2``. ``start="mirror"`` is the CS1410 2020
 rule: player 0 starts on a cell drawn uniformly, never the centre, and player 1 on its point
@@ -44,6 +44,7 @@ from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.keys import choice, key
 from purestate.core.symmetry import canonical_by, grid_group, permute_bits
 from purestate.games.tron.maps import Map
+from purestate.games.tron.shipped import shipped_map
 
 U, D, L, R = 0, 1, 2, 3
 MOVES: tuple[int, ...] = (U, D, L, R)
@@ -172,8 +173,6 @@ def topology(m: Map) -> Topology:
 def _resolve_map(value: str | Map) -> Map:
     if isinstance(value, Map):
         return value
-    from purestate.io.maps import shipped_map  # the one boundary: package data, read once
-
     return shipped_map(value)
 
 

@@ -1,6 +1,6 @@
-"""Executors: run a list of pure function calls and get the values back, in order.
+"""Executors (shell side): run a list of pure function calls and get the values back, in order.
 
-The contract every executor keeps (the local one here, a Dask one later):
+The contract every executor keeps (the local one and the Dask one here):
 
 - ``run(fn, items, progress)`` returns ``[fn(item) for item in items]``, in the order of
   ``items``, whatever the number of workers and whatever order the calls finish in;
@@ -9,8 +9,9 @@ The contract every executor keeps (the local one here, a Dask one later):
 - ``progress(done, total)`` is called in the caller's process after each finished batch, so the
   shell can draw a progress bar.
 
-Running work on other processes is the one thing this module does besides computing; it reads
-no files, clock or environment.
+Starting processes, freezing the garbage collector before a fork and connecting to a cluster are
+effects, so this module belongs to the shell beside ``io`` (the pure layers never import it): the
+commands in ``cli`` pick an executor and hand it the pure functions of ``experiments``.
 """
 
 from __future__ import annotations
