@@ -51,12 +51,6 @@ def test_simultaneous_rounds_claim_two_cells(states: list[State]) -> None:
         assert SIM.observation(b, SIM.to_move(b)).pending == -1
 
 
-@given(trajectories(SIM))
-def test_codec_round_trips(states: list[State]) -> None:
-    for s in states:
-        assert SIM.decode(SIM.encode(s)) == s
-
-
 @given(trajectories(ALT, max_plies=60))
 def test_evaluations_are_bounded_and_antisymmetric(states: list[State]) -> None:
     s = states[-1]

@@ -15,18 +15,6 @@ from purestate.core import keys
 from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
 
-
-def _cases() -> list[tuple[str, dict[str, Any]]]:
-    cases: list[tuple[str, dict[str, Any]]] = []
-    for name in purestate.games():
-        cls = purestate.core.registry.game_class(name)
-        for params in getattr(cls, "conformance_params", ({},)):
-            cases.append((name, dict(params)))
-    return cases
-
-
-CASES = _cases()
-IDS = [n + "".join(f"-{k}={v}" for k, v in p.items()) for n, p in CASES]
 GAMES_PER_CASE = 12
 
 
@@ -42,10 +30,10 @@ def _random_game(game: Game[Any, Any], k: keys.Key) -> list[Any]:
     return states
 
 
-@pytest.fixture(params=CASES, ids=IDS)
-def game(request: pytest.FixtureRequest) -> Game[Any, Any]:
-    name, params = request.param
-    return purestate.make(name, **params)
+@pytest.fixture(scope="module")
+def game(registered_game: Game[Any, Any]) -> Game[Any, Any]:
+    """Each registered game case in turn (the table is ``GAME_CASES`` in the root conftest)."""
+    return registered_game
 
 
 def test_spec_names_the_game(game: Game[Any, Any]) -> None:
@@ -180,13 +168,12 @@ def _step_or_refuse(game: Game[Any, Any], state: Any, move: Any) -> None:
     assert reason and "\n" not in reason
 
 
-@pytest.mark.parametrize(("name", "params"), CASES, ids=IDS)
-@settings(max_examples=40, deadline=None)
+# each example plays two whole games: a third of the profile's examples per case
+@settings(max_examples=settings().max_examples // 3)
 @given(data=st.data(), seeds=st.tuples(st.integers(0, 2**32), st.integers(0, 2**32)))
 def test_step_takes_exactly_the_legal_moves(
-    name: str, params: dict[str, Any], data: st.DataObject, seeds: tuple[int, int]
+    game: Game[Any, Any], data: st.DataObject, seeds: tuple[int, int]
 ) -> None:
-    game = purestate.make(name, **params)
     states = _random_game(game, keys.key(seeds[0]))
     others = states + _random_game(game, keys.key(seeds[1]))
     seen = sorted({m for s in others for m in game.legal(s)}, key=repr)

@@ -22,7 +22,7 @@ game driven from Python.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from attrs import field, frozen
 
@@ -231,13 +231,6 @@ class DotsAndBoxes:
     _chunk0: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunk1: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunks: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
-
-    conformance_params: ClassVar[tuple[dict[str, Any], ...]] = (
-        {"rows": 1, "cols": 1},
-        {"rows": 2, "cols": 2},
-        {"rows": 2, "cols": 3},
-        {"rows": 3, "cols": 3, "margin": False},
-    )
 
     def __attrs_post_init__(self) -> None:
         for name, v in (("rows", self.rows), ("cols", self.cols)):

@@ -28,7 +28,7 @@ is ``row = 3 * (position // 3) + cell // 3``, ``col = 3 * (position % 3) + cell 
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
 from attrs import frozen
 
@@ -320,12 +320,6 @@ class XtremeTicTacToe:
     def __attrs_post_init__(self) -> None:
         if self.reward not in ("draw", "tiebreak", "points"):
             raise SpecError(f"reward must be draw, tiebreak or points; got {self.reward!r}")
-
-    conformance_params: ClassVar[tuple[dict[str, Any], ...]] = (
-        {},
-        {"reward": "draw"},
-        {"reward": "tiebreak"},
-    )
 
     @property
     def spec(self) -> GameSpec:

@@ -36,7 +36,7 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from attrs import field, frozen
 
@@ -199,14 +199,6 @@ class Tron:
     first_player: int = field(default=0, validator=_check_player)
     start_seed: int = 0
     _t: Topology = field(init=False, eq=False, hash=False, repr=False)
-
-    conformance_params: ClassVar[tuple[dict[str, Any], ...]] = (
-        {"map": "small_room"},
-        {"map": "small_room", "rules": "simultaneous"},
-        {"map": "diagonal_blocks", "first_player": 1},
-        {"map": "center_block", "start": "mirror", "start_seed": 3},
-        {"map": "empty_room", "rules": "simultaneous", "start": "mirror", "start_seed": 11},
-    )
 
     @_t.default
     def _make_topology(self) -> Topology:

@@ -1,0 +1,97 @@
+"""Set-up shared by the example tests (tests/) and the property tests (properties/).
+
+Two things live here because both suites need them and neither suite's modules can import the
+other's (pytest imports test folders by path, not as packages):
+
+- the Hypothesis profiles, the one place where example counts are set: ``dev`` (quick, the
+  default), ``ci`` (what ``tox`` runs: derandomized, so a run is repeatable) and ``thorough``
+  (twenty times ``ci``; ``tox -e thorough``, nightly-sized). Choose one with HYPOTHESIS_PROFILE.
+  A property whose single example costs several ordinary ones asks for a fraction of the
+  profile's count (``settings().max_examples // n``), so every profile scales it alike.
+- the registered game cases: every registered game under the parameters in ``GAME_CASES``
+  (just its defaults when it has no entry). The conformance suite (tests/test_conformance.py)
+  and the generic properties (properties/test_game_props.py) run on each case through the
+  ``registered_game`` fixture.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+import purestate
+from purestate.core.game import Game
+
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough",
+    max_examples=3000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# name -> the parameter sets its cases use. A game with no entry runs once, with its defaults.
+# The sets reach the rules the defaults do not: the smallest board and a non-square one, the
+# win/loss reward beside the margin, each Tron turn order, mirrored starts and the second
+# player moving first.
+GAME_CASES: dict[str, tuple[dict[str, Any], ...]] = {
+    "dots_and_boxes": (
+        {"rows": 1, "cols": 1},
+        {"rows": 2, "cols": 2},
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3, "margin": False},
+    ),
+    "xtreme_tictactoe": (
+        {},
+        {"reward": "draw"},
+        {"reward": "tiebreak"},
+    ),
+    "tron": (
+        {"map": "small_room"},
+        {"map": "small_room", "rules": "simultaneous"},
+        {"map": "diagonal_blocks", "first_player": 1},
+        {"map": "center_block", "start": "mirror", "start_seed": 3},
+        {"map": "empty_room", "rules": "simultaneous", "start": "mirror", "start_seed": 11},
+    ),
+}
+
+
+def game_cases() -> list[tuple[str, dict[str, Any]]]:
+    """Every registered game with each of its parameter sets, in registry order.
+
+    Raises:
+        ValueError: ``GAME_CASES`` names a game that is not registered (a renamed game would
+            otherwise lose its cases without a word).
+    """
+    unknown = sorted(set(GAME_CASES) - set(purestate.games()))
+    if unknown:
+        raise ValueError(f"GAME_CASES names games that are not registered: {unknown}")
+    return [(name, dict(p)) for name in purestate.games() for p in GAME_CASES.get(name, ({},))]
+
+
+def case_id(name: str, params: dict[str, Any]) -> str:
+    """The test id of a case: ``tron-map=small_room-rules=simultaneous``."""
+    return name + "".join(f"-{k}={v}" for k, v in params.items())
+
+
+_CASES = game_cases()
+
+
+@pytest.fixture(scope="module", params=_CASES, ids=[case_id(*c) for c in _CASES])
+def registered_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
+    """Each registered game case in turn (module scope, so Hypothesis tests may use it)."""
+    name, params = request.param
+    return purestate.make(name, **params)
