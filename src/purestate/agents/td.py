@@ -637,8 +637,7 @@ def _sign(seat: int) -> float:
 class QLearning(_TD):
     """Tabular Q-learning (``qlearning``), one-step targets swept backwards through the episode.
 
-    Attributes:
-        (the options shared with SARSA(λ), documented in ``_TD``)
+    Its options are the ones it shares with SARSA(λ), documented in ``_TD``.
     """
 
     alpha: float = 0.8
@@ -707,7 +706,8 @@ class Sarsa(_TD):
     Attributes:
         lam: λ, the trace decay (0 gives one-step SARSA).
         traces: ``accumulating`` or ``replacing``.
-        (the others as in ``QLearning``, documented in ``_TD``)
+
+    The other options are as in ``QLearning``, documented in ``_TD``.
     """
 
     alpha: float = 0.2
