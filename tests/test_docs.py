@@ -125,13 +125,6 @@ def test_the_docs_cite_no_file_outside_the_repository() -> None:
             assert not outside.search(line), f"{page.relative_to(ROOT)}:{n}: {line}"
 
 
-def test_the_test_and_benchmark_files_the_docs_name_exist() -> None:
-    named = re.compile(r"\b(?:tests|properties|benchmarks)/[a-z_]+\.py")
-    for page in sorted(DOCS.rglob("*.md")):
-        for path in named.findall(page.read_text(encoding="utf-8")):
-            assert (ROOT / path).is_file(), f"{page.relative_to(ROOT)} names {path}, missing"
-
-
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_game_and_agent_pages_carry_no_dated_figures(page: Path) -> None:
     # figures a benchmark measures belong to its output, not to prose that ages
