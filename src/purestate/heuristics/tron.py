@@ -22,7 +22,8 @@ the decisive band (0.5, 1), so it outranks any estimate of a connected position,
 wall-hugging term breaks ties, so a search fills its area along the walls.
 
 All sets of cells are int bitboards; a BFS advances a whole frontier with a few shifts per layer
-(the maps are enclosed by walls, so a shift never wraps into a free cell).
+(the maps are enclosed by walls, so a shift never wraps into a free cell). The flood fill is the
+one in ``purestate.games.tron.grid``, shared with the rules.
 """
 
 from __future__ import annotations
@@ -34,27 +35,12 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.game import Game
+from purestate.games.tron.grid import flood, neighbours_of
 from purestate.games.tron.rules import RUNNING, State, Topology, Tron
 
 # Value scales: connected estimates stay within +-HALF, decisive endgame values in (HALF, 1).
 HALF = 0.5
 _WIN = 0.999
-
-
-def neighbours_of(bits: int, cols: int) -> int:
-    """The cells next to any cell of ``bits`` (4-neighbourhood, not ``bits`` itself)."""
-    return bits << 1 | bits >> 1 | bits << cols | bits >> cols
-
-
-def flood(free: int, seed: int, cols: int) -> int:
-    """The cells of ``free`` reachable from the cells of ``seed`` (``seed`` itself excluded
-    unless reached again through ``free``)."""
-    region = 0
-    frontier = seed
-    while frontier:
-        frontier = neighbours_of(frontier, cols) & free & ~region
-        region |= frontier
-    return region
 
 
 def free_cells(state: State, t: Topology) -> int:
