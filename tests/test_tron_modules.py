@@ -1,12 +1,18 @@
-"""Tron's modules: one flood fill."""
+"""Tron's modules: one flood fill, data-set files read and written in io."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 import purestate
 from purestate.games.tron import Tron, grid
 from purestate.heuristics import tron as H
+from purestate.io.files import FileFormatError
+from purestate.io.tron import read_positions, write_positions
 
 
 def tron(**params: Any) -> Tron:
@@ -36,3 +42,57 @@ def test_flood_never_counts_its_seed_cells_even_when_they_are_free() -> None:
     # and the caller that wants the seed ORs it in: the start cell's component of the map
     component = H.flood(g.board.free, 1 << g.board.starts[0], t.cols) | 1 << g.board.starts[0]
     assert component >> g.board.starts[1] & 1
+
+
+# ---- data-set files -----------------------------------------------------------------------------
+
+
+def _record(game: int, outcome: int) -> dict[str, Any]:
+    return {
+        "series": "0:small_room",
+        "game": game,
+        "ply": 0,
+        "position": "x",
+        "features": dict.fromkeys(H.FEATURES, 0.25),
+        "features_version": H.FEATURES_VERSION,
+        "outcome": outcome,
+    }
+
+
+def test_positions_files_round_trip_one_compact_record_a_line(tmp_path: Path) -> None:
+    path = tmp_path / "positions.jsonl"
+    records = [_record(0, 1), _record(1, -1), _record(2, 0)]
+    write_positions(path, records)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3 and all(", " not in line and ": " not in line for line in lines)
+    assert read_positions(path) == records
+
+
+@pytest.mark.parametrize(
+    ("second", "message"),
+    [
+        ("[1, 2]", "line 3: not a Tron position record"),
+        ('{"features": {}, "outcome": 1, "game": 0}', "line 3: not a Tron position record"),
+        (json.dumps({**_record(1, 2)}), "line 3: not a Tron position record"),
+        (json.dumps({k: v for k, v in _record(1, 1).items() if k != "game"}), "line 3: not a"),
+        (
+            json.dumps({k: v for k, v in _record(1, 1).items() if k != "features_version"}),
+            "line 3: features of version 1",
+        ),
+    ],
+)
+def test_positions_files_refuse_a_bad_record_naming_its_line(
+    tmp_path: Path, second: str, message: str
+) -> None:
+    path = tmp_path / "positions.jsonl"
+    path.write_text(json.dumps(_record(0, 1)) + "\n\n" + second + "\n")
+    with pytest.raises(FileFormatError, match=message) as e:
+        read_positions(path)
+    assert str(path) in str(e.value)
+
+
+def test_a_positions_file_without_positions_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "positions.jsonl"
+    path.write_text("\n\n")
+    with pytest.raises(FileFormatError, match="no positions"):
+        read_positions(path)
