@@ -1,7 +1,9 @@
-"""Tron's modules: one flood fill, data-set files read and written in io."""
+"""Tron's modules: one flood fill, data-set files read and written in io, a CLI of public calls."""
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,8 @@ from purestate.games.tron import Tron, grid
 from purestate.heuristics import tron as H
 from purestate.io.files import FileFormatError
 from purestate.io.tron import read_positions, write_positions
+
+CLI = Path(purestate.__file__).parent / "cli"
 
 
 def tron(**params: Any) -> Tron:
@@ -96,3 +100,49 @@ def test_a_positions_file_without_positions_is_refused(tmp_path: Path) -> None:
     path.write_text("\n\n")
     with pytest.raises(FileFormatError, match="no positions"):
         read_positions(path)
+
+
+# ---- the CLI calls only public functions --------------------------------------------------------
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # the parent is a module, not a package
+        return False
+
+
+def _private_uses(source: str) -> list[str]:
+    """``module._name`` attributes and ``from module import _name`` imports in ``source``."""
+    tree = ast.parse(source)
+    modules: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"from {node.module} import {alias.name}")
+                if _is_module(f"{node.module}.{alias.name}"):
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    modules.add(alias.asname)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_tron_cli_calls_only_public_functions_of_other_modules() -> None:
+    # the finder sees both spellings, so an empty answer below means something
+    source = "from purestate.experiments import tron as series\nseries._agent('x')\n"
+    source += "from purestate.cli.common import _clocked\n"
+    assert _private_uses(source) == ["from purestate.cli.common import _clocked", "series._agent"]
+    assert _private_uses((CLI / "tron.py").read_text(encoding="utf-8")) == []

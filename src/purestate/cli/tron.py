@@ -112,7 +112,7 @@ def _check_bots(setup: series.Setup) -> None:
     try:
         game = series.make_game(setup, 0)
         for seat, spec in enumerate(setup.bots):
-            a = series._agent(spec, setup.weights)
+            a = series.bot_agent(spec, setup.weights)
             a.initial_table(game, seat)
     except (SpecError, ValueError, TypeError) as e:
         raise UserError(str(e)) from None
