@@ -244,7 +244,7 @@ def big(side: int, seed: int) -> list[dict[str, Any]]:
         setup = series.Setup(m, "alternating", "map", (a, b), None, seed)
         t0 = time.process_time()
         game = series.make_game(setup, 0)
-        agents = (_Timed(series._agent(a, None)), _Timed(series._agent(b, None)))
+        agents = (_Timed(series.bot_agent(a, None)), _Timed(series.bot_agent(b, None)))
         tables = (agents[0].initial_table(game, 0), agents[1].initial_table(game, 1))
         _, play_key = split(series.game_key(setup, 0))
         ep = play(game, agents, tables, play_key)  # type: ignore[arg-type]

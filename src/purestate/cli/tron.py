@@ -9,7 +9,6 @@ spec such as ``alphabeta:depth=4,eval=voronoi``.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -39,12 +38,18 @@ from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
 from purestate.games.tron.maps import MAX_MAP_SIDE, Map
 from purestate.games.tron.rules import MOVE_NAMES, State, Tron
-from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
-from purestate.io.files import read_text, write_atomic
+from purestate.heuristics.tron import TERMS
+from purestate.io.files import write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
 from purestate.io.records import GAMES_FILE, records_text
 from purestate.io.runs import run_folder
-from purestate.io.tron import read_weights, save_picture, write_weights
+from purestate.io.tron import (
+    read_positions,
+    read_weights,
+    save_picture,
+    write_positions,
+    write_weights,
+)
 
 tron_app = typer.Typer(
     help="Tron: run bots against each other (the CS1410 gamerunner), build a data set, fit the "
@@ -107,7 +112,7 @@ def _check_bots(setup: series.Setup) -> None:
     try:
         game = series.make_game(setup, 0)
         for seat, spec in enumerate(setup.bots):
-            a = series._agent(spec, setup.weights)
+            a = series.bot_agent(spec, setup.weights)
             a.initial_table(game, seat)
     except (SpecError, ValueError, TypeError) as e:
         raise UserError(str(e)) from None
@@ -383,8 +388,7 @@ def _dataset(
     start: Start, jobs: int, seed: int, as_json: bool,
 ) -> int:  # fmt: skip
     """Play the data set's games and write their positions to ``path``; how many were written."""
-    lines: list[str] = []
-    count = 0
+    records: list[dict[str, Any]] = []
     for pi, text in enumerate(pairs):
         names = text.split()
         if len(names) != 2:
@@ -410,39 +414,9 @@ def _dataset(
                         "bots": list(setup.bots),
                         **rec,
                     }
-                    lines.append(json.dumps(rec, separators=(",", ":")))
-                    count += 1
-    write_atomic(path, "\n".join(lines) + "\n")
-    return count
-
-
-def _read_records(path: Path) -> list[dict[str, Any]]:
-    text = read_text(path)
-    records = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-            f = rec["features"]
-            if not all(name in f for name in FEATURES) or rec["outcome"] not in (-1, 0, 1):
-                raise KeyError("features")
-            if "game" not in rec:
-                raise KeyError("game")
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise UserError(
-                f"{path}, line {lineno}: not a Tron position record (run purestate tron dataset)"
-            ) from None
-        version = rec.get("features_version", 1)
-        if version != FEATURES_VERSION:
-            raise UserError(
-                f"{path}, line {lineno}: features of version {version}, this purestate computes "
-                f"version {FEATURES_VERSION} (run purestate tron dataset again)"
-            )
-        records.append(rec)
-    if not records:
-        raise UserError(f"{path}: no positions")
-    return records
+                    records.append(rec)
+    write_positions(path, records)
+    return len(records)
 
 
 @tron_app.command("fit")
@@ -468,7 +442,7 @@ def fit_command(
 ) -> None:
     """Fit the linear evaluation's weights (least squares, games held out) and write them."""
     data = _inside(data, POSITIONS)
-    records = _read_records(data)
+    records = read_positions(data)
     use = [t.strip() for t in terms.split(",") if t.strip()] or None
     try:
         fit = series.fit_linear(records, test_fraction, seed, not all_positions, use)

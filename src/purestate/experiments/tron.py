@@ -94,7 +94,14 @@ def make_game(setup: Setup, index: int) -> Tron:
 
 
 @functools.cache
-def _agent(spec: str, weights: tuple[float, ...] | None) -> Any:
+def bot_agent(spec: str, weights: tuple[float, ...] | None) -> Any:
+    """The agent of a bot spec, with ``weights`` for its ``eval=linear`` (None: the shipped ones).
+
+    Cached: a series asks for the same two bots in every game, and agents are immutable values.
+
+    Raises:
+        SpecError: for an unknown or malformed spec.
+    """
     made = agent(spec)
     return made if weights is None else with_linear_weights(made, weights)
 
@@ -102,7 +109,7 @@ def _agent(spec: str, weights: tuple[float, ...] | None) -> Any:
 def play_game(setup: Setup, index: int) -> tuple[Tron, Episode]:
     """Play game ``index`` of the series; return the game and its episode."""
     game = make_game(setup, index)
-    agents = (_agent(setup.bots[0], setup.weights), _agent(setup.bots[1], setup.weights))
+    agents = (bot_agent(setup.bots[0], setup.weights), bot_agent(setup.bots[1], setup.weights))
     tables = (agents[0].initial_table(game, 0), agents[1].initial_table(game, 1))
     _, play_key = split(game_key(setup, index))
     return game, play(game, agents, tables, play_key)

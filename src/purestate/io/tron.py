@@ -1,4 +1,12 @@
-"""Tron files (shell side): linear-model weight files, and pictures of games.
+"""Tron files (shell side): data sets of positions, linear-model weight files, and pictures of
+games.
+
+A data set (``positions.jsonl``, written by ``purestate tron dataset``) is JSON Lines, one position
+a line: ``game``, ``ply``, ``position``, ``features`` (``FEATURES`` name -> value),
+``features_version`` and ``outcome`` (+1, 0, -1 for player 0), with whatever the writer adds
+(``series``, ``map``, ``rules``, ``bots``). A record without those fields, or whose features are
+of another ``FEATURES_VERSION`` (a record without one is version 1), is refused with one line
+naming the file and the line.
 
 A weights file is JSON: ``{"format": "purestate.tron-linear/1", "terms": [...], "weights":
 [bias, w1, ...], ...}`` with whatever fit statistics ``purestate tron fit`` adds. A file of another
@@ -8,17 +16,59 @@ format or version, or with other features, is refused with one line naming the f
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from attrs import frozen
 
 from purestate.games.tron.rules import RUNNING, State, Tron
-from purestate.heuristics.tron import TERMS
-from purestate.io.files import FileFormatError, read_json, write_json
+from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
+from purestate.io.files import FileFormatError, read_json, read_text, write_atomic, write_json
 
 WEIGHTS_FORMAT = "purestate.tron-linear/1"
+
+
+def write_positions(path: Path, records: Iterable[dict[str, Any]]) -> None:
+    """Write a data set atomically: one compact JSON record a line."""
+    lines = [json.dumps(rec, separators=(",", ":")) for rec in records]
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_positions(path: Path) -> list[dict[str, Any]]:
+    """The position records of a data set, in file order (blank lines skipped).
+
+    Raises:
+        FileFormatError: naming the file and the first bad line: not a position record, features
+            of another version, or no positions at all.
+    """
+    text = read_text(path)
+    records = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            f = rec["features"]
+            if not all(name in f for name in FEATURES) or rec["outcome"] not in (-1, 0, 1):
+                raise KeyError("features")
+            if "game" not in rec:
+                raise KeyError("game")
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise FileFormatError(
+                f"{path}, line {lineno}: not a Tron position record (run purestate tron dataset)"
+            ) from None
+        version = rec.get("features_version", 1)
+        if version != FEATURES_VERSION:
+            raise FileFormatError(
+                f"{path}, line {lineno}: features of version {version}, this purestate computes "
+                f"version {FEATURES_VERSION} (run purestate tron dataset again)"
+            )
+        records.append(rec)
+    if not records:
+        raise FileFormatError(f"{path}: no positions")
+    return records
 
 
 def write_weights(path: Path, weights: Sequence[float], extra: dict[str, Any]) -> None:

@@ -43,6 +43,7 @@ from attrs import field, frozen
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.keys import choice, key
 from purestate.core.symmetry import canonical_by, grid_group, permute_bits
+from purestate.games.tron.grid import flood
 from purestate.games.tron.maps import Map
 from purestate.games.tron.shipped import shipped_map
 
@@ -138,21 +139,11 @@ class Topology:
         self.mirror_starts = _mirror_candidates(m)
 
 
-def _flood(free: int, seed: int, cols: int) -> int:
-    """The cells of ``free`` connected to the cells of ``seed`` (seed cells included if free)."""
-    region = seed
-    while True:
-        grown = (region | region << 1 | region >> 1 | region << cols | region >> cols) & free
-        grown |= seed
-        if grown == region:
-            return region
-        region = grown
-
-
 def _mirror_candidates(m: Map) -> tuple[int, ...]:
     """Cells player 0 may start on under ``start="mirror"``, in increasing order."""
     free = m.free
-    component = _flood(free, 1 << m.starts[0], m.cols)
+    start = 1 << m.starts[0]
+    component = flood(free, start, m.cols) | start  # the start cell is in its own component
     centre = m.cell(m.rows // 2, m.cols // 2)
     out = []
     for c in range(m.size):

@@ -1,0 +1,59 @@
+"""The shared prelude of the Tron evaluations, and the two simplest: ``space`` and ``voronoi``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from purestate.core.game import Game
+from purestate.games.tron.grid import flood
+from purestate.games.tron.rules import RUNNING, State, Tron
+from purestate.heuristics.tron.endgame import HALF, separated_value, terminal_value
+from purestate.heuristics.tron.graph import free_cells
+from purestate.heuristics.tron.voronoi import Voronoi, territories, voronoi
+
+
+def as_tron(game: Game[Any, Any]) -> Tron:
+    """``game`` itself if it is Tron.
+
+    Raises:
+        TypeError: for any other game.
+    """
+    if not isinstance(game, Tron):
+        raise TypeError(f"this evaluation is for Tron, not {game.spec.name!r}")
+    return game
+
+
+def space(game: Game[Any, Any], state: State) -> float:
+    """Flood-fill difference: each player's reachable empty cells, scaled into (-0.9, 0.9)."""
+    g = as_tron(game)
+    if state.outcome != RUNNING:
+        return terminal_value(g, state)
+    t = g.topology
+    free = free_cells(state, t)
+    a = flood(free, 1 << state.head0, t.cols).bit_count()
+    b = flood(free, 1 << state.head1, t.cols).bit_count()
+    return 0.9 * (a - b) / (t.free_cells + 1)
+
+
+def connected(game: Game[Any, Any], state: State) -> tuple[Tron, Voronoi | None, float]:
+    """The game, the Voronoi split of a running connected position, and 0.0; or, when the game is
+    over or the players are separated, the game, None and the position's known value (the result,
+    or both players' best fills compared)."""
+    g = as_tron(game)
+    if state.outcome != RUNNING:
+        return g, None, terminal_value(g, state)
+    t = g.topology
+    v = voronoi(state, t)
+    if v.separated:
+        return g, None, separated_value(g, state, v, free_cells(state, t))
+    return g, v, 0.0
+
+
+def voronoi_eval(game: Game[Any, Any], state: State) -> float:
+    """Voronoi territory difference (ties to the mover under alternating rules), or the endgame
+    fill comparison once the players are separated."""
+    g, v, known = connected(game, state)
+    if v is None:
+        return known
+    n0, n1 = territories(state, v, g.simultaneous)
+    return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (g.topology.free_cells + 1)
