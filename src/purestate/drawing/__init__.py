@@ -3,8 +3,10 @@
 ``svg(game, state)`` returns a ``Picture``: ``str()`` gives the SVG text and Jupyter displays it
 (``_repr_svg_``). Every square, edge or cell a person can click carries
 ``data-move="<move text>"``, the text ``game.parse_move`` accepts (``game.format_move`` of a
-legal move), so the browser app and tests find moves in the markup. A game without a drawing of
-its own gets the framed text panel of ``purestate.core.svg``.
+legal move), so the browser app and tests find moves in the markup. A square or line that is
+not a legal move now carries ``data-illegal="<move text>"`` instead: the app sends it to the
+game, whose ``IllegalMove`` message explains why (the square is taken, another board is due).
+A game without a drawing of its own gets the framed text panel of ``purestate.core.svg``.
 
 Pure: the functions here build strings from values; nothing is read or written.
 """

@@ -43,7 +43,10 @@ def draw(game: DotsAndBoxes, state: State, title: str, last: Any) -> str:
         ends: dict[str, object] = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
         if state.lines >> line & 1:
             colour = "#e08a00" if line == last else INK
-            parts.append(el("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round"))
+            parts.append(
+                el("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round",
+                   data_illegal=game.format_move(line))
+            )  # fmt: skip
             continue
         # an undrawn line: faint dashes, under a transparent strip that takes the click
         parts.append(el("line", **ends, stroke="#bbb", stroke_width=2, stroke_dasharray="4 5"))

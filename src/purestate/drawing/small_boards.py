@@ -55,10 +55,11 @@ def draw(game: Any, state: Any, title: str, last: Any) -> str:
             move = 9 * sb + c
             x, y = bx + CELL * (c % 3), by + CELL * (c // 3)
             fill = HIGHLIGHT if move == last else "transparent"
-            data = game.format_move(move) if move in legal else None
+            typed = game.format_move(move)
+            data, other = (typed, None) if move in legal else (None, typed)
             parts.append(
                 el("rect", x=x, y=y, width=CELL, height=CELL, fill=fill, stroke="#ccc",
-                   stroke_width=0.5, class_="cell", data_move=data)
+                   stroke_width=0.5, class_="cell", data_move=data, data_illegal=other)
             )  # fmt: skip
             if state.x >> move & 1:
                 parts.append(cross(x, y, CELL, PLAYER_COLOURS[0], 3))

@@ -44,10 +44,12 @@ def draw(game: TicTacToe, state: State, title: str, last: Any) -> str:
     for i in range(9):
         x, y = MARGIN + CELL * (i % 3), MARGIN + CELL * (i // 3)
         fill = HIGHLIGHT if i == last else "#fff"
-        move = game.format_move(i) if i in legal else None
+        text = game.format_move(i)
+        move, taken = (text, None) if i in legal else (None, text)
         parts.append(
-            el("rect", x=x, y=y, width=CELL, height=CELL, fill=fill, class_="cell", data_move=move)
-        )
+            el("rect", x=x, y=y, width=CELL, height=CELL, fill=fill, class_="cell",
+               data_move=move, data_illegal=taken)
+        )  # fmt: skip
         if state.x >> i & 1:
             parts.append(cross(x, y, CELL, PLAYER_COLOURS[0], 8))
         elif state.o >> i & 1:
