@@ -41,20 +41,20 @@ def draw(game: DotsAndBoxes, state: State, title: str, last: Any) -> str:
         x1, y1 = MARGIN + GAP * c, MARGIN + GAP * r
         x2, y2 = (x1 + GAP, y1) if kind == "h" else (x1, y1 + GAP)
         ends: dict[str, object] = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
-        if state.lines >> line & 1:
+        drawn = bool(state.lines >> line & 1)
+        if drawn:
             colour = "#e08a00" if line == last else INK
-            parts.append(
-                el("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round",
-                   data_illegal=game.format_move(line))
-            )  # fmt: skip
-            continue
-        # an undrawn line: faint dashes, under a transparent strip that takes the click
-        parts.append(el("line", **ends, stroke="#bbb", stroke_width=2, stroke_dasharray="4 5"))
+            parts.append(el("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round"))
+        else:
+            parts.append(el("line", **ends, stroke="#bbb", stroke_width=2, stroke_dasharray="4 5"))
+        # a transparent strip over the line takes the click: wider than the line, easy to hit
         w, h = (GAP - 12, HIT) if kind == "h" else (HIT, GAP - 12)
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        typed = game.format_move(line)
         parts.append(
             el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, fill="transparent",
-               class_="edge", data_move=game.format_move(line))
+               class_="edge", data_move=None if drawn else typed,
+               data_illegal=typed if drawn else None)
         )  # fmt: skip
     for r in range(b.rows + 1):
         for c in range(b.cols + 1):

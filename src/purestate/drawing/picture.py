@@ -70,7 +70,8 @@ def document(width: float, height: float, body: str, title: str, game: str) -> s
         game: The game's name, kept in a ``data-game`` attribute for the browser.
     """
     top = TITLE_HEIGHT if title else 0
-    w, h = round(width), round(height + top)
+    # wide enough for the title too (about 9 units per bold character at 15 px)
+    w, h = round(max(width, 16 + 9 * len(title))), round(height + top)
     head = text(8, 18, title, 15, font_weight="bold", fill=INK) if title else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '

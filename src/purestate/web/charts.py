@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 48, 12, 16, 28
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 24, 28
 COLOURS = {"wins": "#2e8b57", "draws": "#c8a400", "losses": "#c0392b"}
 
 
@@ -39,6 +39,9 @@ def curve_svg(curve: Sequence[int], blocks: Sequence[Mapping[str, int]], block: 
             )
             y += h
     parts.append(
+        f'<text x="{LEFT}" y="{TOP - 4}"><tspan fill="{COLOURS["wins"]}">■ wins</tspan> '
+        f'<tspan fill="{COLOURS["draws"]}">■ draws</tspan> '
+        f'<tspan fill="{COLOURS["losses"]}">■ losses</tspan></text>'
         f'<text x="4" y="{TOP + half / 2:.0f}">W/D/L</text>'
         f'<text x="4" y="{TOP + half / 2 + 13:.0f}">per {block}</text>'
     )

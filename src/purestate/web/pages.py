@@ -116,6 +116,9 @@ def run_page(view: dict[str, Any]) -> str:
     """A run: its summary files as tables, its learning curve and its games."""
     name = view["name"]
     parts = [f"<h1>Run {escape(name)} <small>({escape(view['kind'])})</small></h1>"]
+    parts.append("<h2>Learning curve</h2>")
+    parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))
+    tables = []
     for file, data in view["summaries"].items():
         rows = ""
         if isinstance(data, dict):
@@ -124,9 +127,10 @@ def run_page(view: dict[str, Any]) -> str:
                 for k, v in data.items()
                 if k != "format"
             )
-        parts.append(f'<h2>{escape(file)}</h2><table class="summary">{rows}</table>')
-    parts.append("<h2>Learning curve</h2>")
-    parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))
+        tables.append(
+            f'<section><h2>{escape(file)}</h2><table class="summary">{rows}</table></section>'
+        )
+    parts.append(f'<div class="summaries">{"".join(tables)}</div>')
     games = view["games"]
     parts.append(f"<h2>Games ({len(games)})</h2>")
     rows = "".join(
@@ -137,8 +141,8 @@ def run_page(view: dict[str, Any]) -> str:
     )
     more = f"<p>… and {len(games) - 2000} more.</p>" if len(games) > 2000 else ""
     parts.append(
-        '<table class="games-table"><thead><tr><th>#</th><th>Players</th><th>Result</th>'
-        f"<th>Plies</th></tr></thead><tbody>{rows}</tbody></table>{more}"
+        '<div class="scroll"><table class="games-table"><thead><tr><th>#</th><th>Players</th>'
+        f"<th>Result</th><th>Plies</th></tr></thead><tbody>{rows}</tbody></table></div>{more}"
     )
     return page(f"run {name}", "".join(parts))
 
@@ -148,9 +152,9 @@ def replay_page(run: str, index: int) -> str:
     body = (
         f'<h1><a href="/runs/{quote(run)}">{escape(run)}</a> · game {index}</h1>'
         '<div class="play"><div id="board" class="board-box"></div><aside>'
-        '<div class="controls"><button id="first" title="first">⏮</button>'
+        '<div class="controls"><button id="first" title="first">|◀</button>'
         '<button id="back" title="back">◀</button><button id="next" title="next">▶</button>'
-        '<button id="last" title="last">⏭</button></div>'
+        '<button id="last" title="last">▶|</button></div>'
         '<input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">'
         '<p id="status" role="status">Loading…</p><ol id="moves"></ol></aside></div>'
     )
