@@ -135,6 +135,14 @@ def test_a_saved_table_is_an_opponent(client: TestClient) -> None:
     view = client.post("/api/play", json={"game": "tictactoe", "seat": 1,
                                           "opponent": "table:sp/table.json"}).json()  # fmt: skip
     assert view["opponent"].startswith("menace") and len(view["moves"]) == 1
+    same = {
+        "game": "tictactoe",
+        "seat": 1,
+        "opponent": "table:sp/table.json as menace:preset=michie",
+    }
+    assert client.post("/api/play", json=same).json()["opponent"] == "menace:preset=michie"
+    refused(client.post("/api/play", json={"opponent": "table:sp/table.json as qlearning"}),
+            400, "needs")  # fmt: skip
     refused(client.post("/api/play", json={"opponent": "table:sp/games.jsonl"}), 400, "")
     refused(client.post("/api/play", json={"opponent": "table:sp/none.json"}), 404, "no table")
 
