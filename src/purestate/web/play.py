@@ -124,7 +124,12 @@ class Session:
         while not self.over() and game.to_move(self.state) != self.person:
             p = game.to_move(self.state)
             view = self.state if observe is None else observe(self.state, p)
-            decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
+            try:
+                decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
+            except TypeError as e:
+                # an injected piece meant for another game (alphabeta:eval=voronoi on tic-tac-toe)
+                # says so with a TypeError when first used: a bad opponent spec, not a crash
+                raise WebError(f"{self.bot.spec} cannot play {game.spec.name}: {e}") from None
             if decision.table is not None:
                 self.table = decision.table
             if decision.move is None:
@@ -152,10 +157,17 @@ class Session:
             raise WebError("that is not a move")
         try:
             move = self.game.parse_move(self.state, text)
-            self._apply(self.person, move)
         except (IllegalMove, ParseError) as e:
             raise WebError(f"illegal move: {e}") from None
-        self.bot_moves()
+        before = (self.state, len(self.moves))
+        self._apply(self.person, move)
+        try:
+            self.bot_moves()
+        except WebError:
+            # the bot could not answer: take the move back, so the game is as it was
+            self.state, n = before
+            del self.moves[n:], self.movers[n:]
+            raise
 
     def result(self) -> str:
         """The result in words for the person, or "" while the game runs."""
