@@ -32,6 +32,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cli("selfplay", "--games", "30", "--no-plot", "--out", str(root / "sp"))
     cli("tournament", "--game", "tictactoe", "--agents", "random", "perfect", "--games", "4",
         "--seed", "1", "--jobs", "1", "--out", str(root / "tour"))  # fmt: skip
+    cli("sweep", "--grid", "menace:preset=michie", "--seeds", "0-1", "--games", "10", "--jobs", "1",
+        "--out", str(root / "sweep"))  # fmt: skip
     return root
 
 
@@ -158,6 +160,13 @@ def test_runs_are_listed_and_replayed(client: TestClient, runs: Path) -> None:
     listed = {r["name"]: r for r in client.get("/api/runs").json()["runs"]}
     assert listed["sp"]["kind"] == "selfplay" and listed["sp"]["games"] == 30
     assert listed["tour"]["kind"] == "tournament" and listed["tour"]["games"] == 4
+    # a sweep's runs sit deeper: listed, and linked from the sweep's page
+    seeds = ["sweep/runs/menace__preset=michie/seed-0", "sweep/runs/menace__preset=michie/seed-1"]
+    assert listed["sweep"]["kind"] == "sweep"
+    assert all(listed[s]["games"] == 10 for s in seeds)
+    assert [r["name"] for r in client.get("/api/runs/sweep").json()["runs"]] == seeds
+    assert f'href="/runs/{seeds[1]}"' in client.get("/runs/sweep").text
+    assert client.get(f"/runs/{seeds[1]}/games/9").status_code == 200
     run = client.get("/api/runs/sp").json()
     outcomes = [{"win": 1, "draw": 0, "loss": -1}[g["result"]] for g in run["games"]]
     assert run["curve"] == list(purestate.core.learning.cumulative_incentive(outcomes))

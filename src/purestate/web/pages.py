@@ -11,6 +11,11 @@ from urllib.parse import quote
 from purestate.web.charts import curve_svg
 
 
+def run_href(name: str) -> str:
+    """The address of a run's page (``=`` and ``,`` of a sweep's setting names kept readable)."""
+    return "/runs/" + quote(name, safe="/:=,")
+
+
 def page(title: str, body: str, script: str = "", data: dict[str, Any] | None = None) -> str:
     """A whole HTML page: the header with the site's links, ``body``, and a module script.
 
@@ -92,7 +97,7 @@ def play(spec: str, opponents: list[str]) -> str:
 def runs_list(runs: list[dict[str, Any]]) -> str:
     """The runs folder's runs: name, kind, number of games."""
     rows = "".join(
-        f'<tr><td><a href="/runs/{quote(r["name"])}">{escape(r["name"])}</a></td>'
+        f'<tr><td><a href="{run_href(r["name"])}">{escape(r["name"])}</a></td>'
         f"<td>{escape(r['kind'])}</td><td>{r['games']}</td></tr>"
         for r in runs
     )
@@ -131,10 +136,17 @@ def run_page(view: dict[str, Any]) -> str:
             f'<section><h2>{escape(file)}</h2><table class="summary">{rows}</table></section>'
         )
     parts.append(f'<div class="summaries">{"".join(tables)}</div>')
+    if view["runs"]:
+        links = "".join(
+            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> '
+            f"({escape(r['kind'])}, {r['games']} games)</li>"
+            for r in view["runs"]
+        )
+        parts.append(f'<h2>Runs inside ({len(view["runs"])})</h2><ul class="runs">{links}</ul>')
     games = view["games"]
     parts.append(f"<h2>Games ({len(games)})</h2>")
     rows = "".join(
-        f'<tr><td><a href="/runs/{quote(name)}/games/{g["index"]}">{g["index"]}</a></td>'
+        f'<tr><td><a href="{run_href(name)}/games/{g["index"]}">{g["index"]}</a></td>'
         f"<td>{escape(' vs '.join(g['players']))}</td><td>{escape(g['result'])} "
         f"(seat {g['seat']})</td><td>{g['plies']}</td></tr>"
         for g in games[:2000]
@@ -150,7 +162,7 @@ def run_page(view: dict[str, Any]) -> str:
 def replay_page(run: str, index: int) -> str:
     """A recorded game, stepped with buttons, a slider or the arrow keys."""
     body = (
-        f'<h1><a href="/runs/{quote(run)}">{escape(run)}</a> · game {index}</h1>'
+        f'<h1><a href="{run_href(run)}">{escape(run)}</a> · game {index}</h1>'
         '<div class="play"><div id="board" class="board-box"></div><aside>'
         '<div class="controls"><button id="first" title="first">|◀</button>'
         '<button id="back" title="back">◀</button><button id="next" title="next">▶</button>'

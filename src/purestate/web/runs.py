@@ -20,8 +20,9 @@ from purestate.web.errors import NotFound, WebError
 
 MAX_NAME = 400
 """The longest run or file name (relative to the runs folder) a request may give."""
-MAX_DEPTH = 3
-"""How deep under the runs folder runs are looked for (a sweep keeps its runs in runs/NAME)."""
+MAX_DEPTH = 4
+"""How deep under the runs folder runs are looked for (a sweep keeps its runs in
+``runs/SETTING/seed-N``)."""
 MAX_RUNS = 500
 """The most runs listed: a huge folder still answers quickly."""
 SUMMARY_FILES = ("run.json", "summary.json", "standings.json", "sweep.json", "aggregate.json")
@@ -76,13 +77,15 @@ def _kind(folder: Path) -> str:
     return "run"
 
 
-def list_runs(root: Path) -> list[dict[str, Any]]:
+def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
     """The run folders under ``root`` (up to ``MAX_DEPTH`` deep), sorted by name.
 
     A run folder holds a games log or one of ``SUMMARY_FILES``. Folders reached through a symlink
-    that points out of ``root`` are left out.
+    that points out of ``root`` are left out. With ``under`` (a run's name), only the runs inside
+    that run (a sweep's) are listed.
     """
     base = root.resolve()
+    start = inside(root, under) if under else base
     found: list[dict[str, Any]] = []
 
     def walk(folder: Path, depth: int) -> None:
@@ -102,7 +105,7 @@ def list_runs(root: Path) -> list[dict[str, Any]]:
             if depth < MAX_DEPTH:
                 walk(child, depth + 1)
 
-    walk(base, 1)
+    walk(start, len(start.relative_to(base).parts) + 1)
     return found
 
 
@@ -148,7 +151,8 @@ def outcome(record: Record) -> int:
 
 
 def run_view(root: Path, name: str) -> dict[str, Any]:
-    """A run's summary files, its games (players, result, length) and its learning curve.
+    """A run's summary files, its games (players, result, length), its learning curve and the
+    runs inside it (a sweep's).
 
     The curve is the library's: ``cumulative_incentive`` (Scroggs' 3W + D - L) over the games in
     order, and ``blocks`` of ``CURVE_BLOCK`` games as W/D/L counts.
@@ -178,6 +182,7 @@ def run_view(root: Path, name: str) -> dict[str, Any]:
             }
             for n, r in enumerate(records)
         ],
+        "runs": list_runs(root, name),
         "curve": list(cumulative_incentive(outcomes)),
         "blocks": [t.as_dict() for t in blocks(outcomes, CURVE_BLOCK)] if outcomes else [],
         "block": CURVE_BLOCK,
