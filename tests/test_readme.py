@@ -11,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -54,8 +55,33 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tour")
 
 
+def serves(args: list[str], folder: Path) -> None:
+    """``purestate serve`` runs until stopped: start it on a free port, load the start page and
+    the runs page (which lists the runs the tour wrote), then stop it."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "purestate", *args, "--port", "0"],
+        cwd=folder, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "MPLBACKEND": "Agg", "COLUMNS": "200"},
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # the server names its address once it listens
+        url = re.search(r"http://\S+/", line)
+        assert url, line
+        with urllib.request.urlopen(url[0], timeout=30) as page:
+            assert page.status == 200 and b"tictactoe" in page.read()
+        with urllib.request.urlopen(url[0] + "runs", timeout=30) as page:
+            assert b'href="/runs/menace"' in page.read()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
 @pytest.mark.parametrize("args", tour(), ids=lambda a: " ".join(a)[:60])
 def test_every_tour_command_runs(args: list[str], folder: Path) -> None:
+    if args[0] == "serve":
+        serves(args, folder)
+        return
     # the commands run in order in one folder: later ones read the runs earlier ones wrote
     done = subprocess.run(
         [sys.executable, "-m", "purestate", *scaled(args)],

@@ -28,7 +28,7 @@ from purestate.core.learning import Tally, TrainStep, blocks, tally, train, wils
 from purestate.core.record import Record, RecordError, replay
 from purestate.core.registry import agent, agents, games, make, make_spec
 from purestate.core.spec import SpecError
-from purestate.core.svg import svg
+from purestate.drawing import Picture, svg
 
 __all__ = [
     "Agent",
@@ -39,6 +39,7 @@ __all__ = [
     "IllegalMove",
     "Key",
     "ParseError",
+    "Picture",
     "Record",
     "RecordError",
     "SpecError",

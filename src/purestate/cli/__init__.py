@@ -96,6 +96,7 @@ def _register() -> None:
         play,
         replay,
         selfplay,
+        serve,
         solve,
         sweep,
         tournament,

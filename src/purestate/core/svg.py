@@ -1,8 +1,9 @@
 """A picture of a position as SVG text (pure: no files, no drawing library).
 
 ``svg(game, state)`` draws the board the game renders for a person (``Game.render``) in a framed
-monospace panel, so every game, present or future, has a picture without code of its own; the
-browser app can show the same string.
+monospace panel, so every game, present or future, has a picture without code of its own:
+``purestate.svg`` (``purestate.drawing``) draws the registered games as vector boards and falls
+back to this panel for a game without a drawing.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from purestate.core.game import Game
-from purestate.core.svg import svg
+from purestate.drawing import svg
 from purestate.games.tron.rules import Tron
 from purestate.io.files import FileFormatError, write_atomic
 from purestate.io.tron import save_picture
@@ -35,7 +35,7 @@ def save_svg(
         save_picture(path, game, states, moves, players)  # its own title: winner, moves
         return
     try:
-        write_atomic(Path(path), svg(game, states[-1], title))
+        write_atomic(Path(path), str(svg(game, states[-1], title, moves[-1] if moves else None)))
     except OSError as e:
         raise FileFormatError(f"{path}: cannot write it ({e.strerror or e})") from None
 

@@ -1,0 +1,66 @@
+"""Boards as vector pictures (SVG), one module per game family, chosen by the game's name.
+
+``svg(game, state)`` returns a ``Picture``: ``str()`` gives the SVG text and Jupyter displays it
+(``_repr_svg_``). Every square, edge or cell a person can click carries
+``data-move="<move text>"``, the text ``game.parse_move`` accepts (``game.format_move`` of a
+legal move), so the browser app and tests find moves in the markup. A square or line that is
+not a legal move now carries ``data-illegal="<move text>"`` instead: the app sends it to the
+game, whose ``IllegalMove`` message explains why (the square is taken, another board is due).
+A game without a drawing of its own gets the framed text panel of ``purestate.core.svg``.
+
+Pure: the functions here build strings from values; nothing is read or written.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from purestate.core.game import Game
+from purestate.core.svg import svg as text_panel
+from purestate.drawing.picture import Picture
+
+# game name -> "module:function". One line per game; the generic code names no concrete game.
+# A drawing function takes (game, state, title, last) and returns the SVG text.
+_DRAWINGS: dict[str, str] = {
+    "tictactoe": "purestate.drawing.tictactoe:draw",
+    "dots_and_boxes": "purestate.drawing.dots_and_boxes:draw",
+    "ultimate_tictactoe": "purestate.drawing.small_boards:draw",
+    "xtreme_tictactoe": "purestate.drawing.small_boards:draw",
+    "tron": "purestate.drawing.tron:draw",
+}
+
+
+def drawn_games() -> tuple[str, ...]:
+    """The names of the games with a vector drawing of their own."""
+    return tuple(_DRAWINGS)
+
+
+def svg(game: Game[Any, Any], state: Any, title: str = "", last: Any = None) -> Picture:
+    """The position ``state`` of ``game`` as a vector picture.
+
+    Args:
+        game: The game.
+        state: The position.
+        title: A line drawn above the board (escaped).
+        last: The move that led to ``state``, highlighted; ``None`` for no highlight.
+
+    Returns:
+        The picture: ``str(picture)`` is the SVG document; notebooks display it.
+
+    Example:
+        >>> import purestate
+        >>> g = purestate.make("tictactoe")
+        >>> str(purestate.svg(g, g.step(g.initial(), 4), last=4)).count('data-move="')
+        8
+    """
+    path = _DRAWINGS.get(game.spec.name)
+    if path is None:
+        return Picture(text_panel(game, state, title))
+    module, _, name = path.partition(":")
+    draw = getattr(importlib.import_module(module), name)
+    text: str = draw(game, state, title, last)
+    return Picture(text)
+
+
+__all__ = ["Picture", "drawn_games", "svg"]

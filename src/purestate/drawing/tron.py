@@ -1,0 +1,67 @@
+"""Tron drawn as its grid: walls, barriers, trails and the two cycles' heads.
+
+A state knows which cells are occupied, not whose trail they are, so trails share one colour;
+the heads carry the players' colours. The four cells beside the head of the player to move
+carry ``data-move`` (U, D, L, R): a move into an obstacle is legal and loses, so it is clickable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, text
+from purestate.games.tron.rules import State, Tron
+
+MARGIN = 10
+MAX_SIDE = 560
+"""The board's longest side in SVG units: cells shrink on big maps."""
+
+
+def draw(game: Tron, state: State, title: str, last: Any) -> str:
+    """The grid; the move targets of the player to move are outlined and clickable."""
+    m = game.board
+    cell = max(3, min(28, MAX_SIDE // max(m.rows, m.cols)))
+    heads = (state.head0, state.head1)
+    parts = [el("rect", x=MARGIN, y=MARGIN, width=cell * m.cols, height=cell * m.rows, fill="#fff")]
+    for i in range(m.size):
+        r, c = divmod(i, m.cols)
+        x, y = MARGIN + cell * c, MARGIN + cell * r
+        if m.walls >> i & 1:
+            parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill="#444"))
+        elif m.barriers >> i & 1:
+            parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill="#8a7f6a"))
+        elif state.blocked >> i & 1 and i not in heads:
+            parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill="#c9c9c9"))
+    for p, h in enumerate(heads):
+        if h < 0:
+            continue
+        r, c = divmod(h, m.cols)
+        x, y = MARGIN + cell * c, MARGIN + cell * r
+        ring = HIGHLIGHT if last is not None and p != state.to_move else "none"
+        parts.append(
+            el("circle", cx=x + cell / 2, cy=y + cell / 2, r=cell * 0.42,
+               fill=PLAYER_COLOURS[p], stroke=ring, stroke_width=max(1, cell // 8),
+               class_=f"head head{p + 1}")
+        )  # fmt: skip
+    if not game.is_over(state):
+        head = heads[state.to_move]
+        for move in game.legal(state):
+            r, c = divmod(head + game.topology.deltas[move], m.cols)
+            parts.append(
+                el("rect", x=MARGIN + cell * c + 1, y=MARGIN + cell * r + 1, width=cell - 2,
+                   height=cell - 2, fill="transparent", stroke=PLAYER_COLOURS[state.to_move],
+                   stroke_dasharray="3 2", class_="cell", data_move=game.format_move(move))
+            )  # fmt: skip
+    width = 2 * MARGIN + cell * m.cols
+    height = 2 * MARGIN + cell * m.rows
+    parts.append(text(MARGIN, height + 6, _status(game, state), 13, fill=INK))
+    return document(max(width, 200), height + 16, "".join(parts), title, game.spec.name)
+
+
+def _status(game: Tron, state: State) -> str:
+    returns = game.returns(state)
+    if game.is_over(state):
+        if returns[0] == returns[1]:
+            return "draw"
+        return f"player {1 if returns[0] > 0 else 2} won"
+    return f"player {state.to_move + 1} to move"

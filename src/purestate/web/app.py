@@ -1,0 +1,222 @@
+"""The Starlette app behind ``purestate serve``: pages, the JSON API and the static files.
+
+Shell code: it reads the runs folder and keeps the games in play; the rules, the moves, the
+bots and the pictures all come from the library. Every refusal is a JSON ``{"error": message}``
+with a 4xx status; nothing reaches the browser as a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from purestate.core.registry import agents, games
+from purestate.web import pages
+from purestate.web.errors import NotFound, TooLarge, WebError
+from purestate.web.play import Session, Sessions, new_session
+from purestate.web.runs import game_view, inside, list_runs, run_view
+
+MAX_BODY = 16 * 1024
+"""The largest request body accepted (a move or a game setup is a few hundred bytes)."""
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("purestate.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGI = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]],
+                Awaitable[None]]  # fmt: skip
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class BodyLimit:
+    """ASGI middleware: refuse a request whose body is past ``MAX_BODY`` (declared or sent)."""
+
+    def __init__(self, app: ASGI) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: Scope,
+        receive: Callable[[], Awaitable[Message]],
+        send: Callable[[Message], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            await _error(413, f"the request body is over {MAX_BODY} bytes")(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    """The request's JSON object body, read up to ``MAX_BODY`` bytes.
+
+    Raises:
+        TooLarge: past the bound (a body sent without a length, in chunks).
+        WebError: not a JSON object.
+    """
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise TooLarge(f"the request body is over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise WebError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise WebError("the request body must be a JSON object")
+    return data
+
+
+def _int(data: dict[str, Any], name: str, default: int) -> int:
+    value = data.get(name, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise WebError(f"{name} must be a whole number")
+    return value
+
+
+def _str(data: dict[str, Any], name: str, default: str = "") -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise WebError(f"{name} must be text")
+    return value
+
+
+def table_files(root: Path) -> list[str]:
+    """The table files of the runs folder's runs, as ``table:RUN/FILE`` opponent specs."""
+    out = []
+    for run in list_runs(root):
+        for file in ("table.json", "opponent_table.json"):
+            if (inside(root, run["name"]) / file).is_file():
+                out.append(f"table:{run['name']}/{file}")
+    return out
+
+
+def create_app(runs: Path) -> Starlette:
+    """The app serving the runs folder ``runs`` (which it reads, and never leaves).
+
+    Args:
+        runs: The runs folder (created by the caller if missing).
+    """
+    root = Path(runs).resolve()
+    sessions = Sessions()
+
+    async def home(request: Request) -> Response:
+        listed = await run_in_threadpool(list_runs, root)
+        return HTMLResponse(pages.home(list(games()), list(agents()), len(listed)))
+
+    async def play_page(request: Request) -> Response:
+        spec = request.path_params["spec"]
+        opponents = list(agents()) + await run_in_threadpool(table_files, root)
+        return HTMLResponse(pages.play(spec, opponents))
+
+    async def runs_page(request: Request) -> Response:
+        return HTMLResponse(pages.runs_list(await run_in_threadpool(list_runs, root)))
+
+    async def run_page(request: Request) -> Response:
+        view = await run_in_threadpool(run_view, root, request.path_params["run"])
+        return HTMLResponse(pages.run_page(view))
+
+    async def replay_page(request: Request) -> Response:
+        run, index = request.path_params["run"], request.path_params["index"]
+        await run_in_threadpool(game_view, root, run, index)  # a bad game is refused here
+        return HTMLResponse(pages.replay_page(run, index))
+
+    async def api_games(request: Request) -> Response:
+        return JSONResponse({"games": list(games()), "agents": list(agents())})
+
+    async def api_play(request: Request) -> Response:
+        data = await _json(request)
+        game = _str(data, "game", "tictactoe")
+        opponent = _str(data, "opponent")
+        seat, seed = _int(data, "seat", 0), _int(data, "seed", 0)
+        session = await run_in_threadpool(new_session, game, opponent, seat, seed, root)
+        return JSONResponse(session.view(sessions.start(session)))
+
+    async def api_session(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        return JSONResponse(sessions.get(sid).view(sid))
+
+    async def api_move(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        session = sessions.get(sid)
+        move = _str(await _json(request), "move")
+
+        def act(s: Session) -> dict[str, Any]:
+            with s.lock:  # one move at a time per game: a double click is the second move
+                s.person_moves(move)
+                return s.view(sid)
+
+        return JSONResponse(await run_in_threadpool(act, session))
+
+    async def api_runs(request: Request) -> Response:
+        return JSONResponse({"runs": await run_in_threadpool(list_runs, root)})
+
+    async def api_run(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(run_view, root, request.path_params["run"]))
+
+    async def api_game(request: Request) -> Response:
+        run, index = request.path_params["run"], request.path_params["index"]
+        return JSONResponse(await run_in_threadpool(game_view, root, run, index))
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, WebError)
+        return _error(exc.status, str(exc))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        words = {404: "no such page", 405: "method not allowed"}
+        return _error(exc.status_code, words.get(exc.status_code, str(exc.detail)))
+
+    async def crashed(request: Request, exc: Exception) -> Response:
+        # a bug, not a bad request: logged in full on the server, one line for the browser
+        log.exception("error serving %s", request.url.path)
+        return _error(500, f"internal error ({type(exc).__name__}); see the server's log")
+
+    routes = [
+        Route("/", home),
+        Route("/play/{spec:path}", play_page),
+        Route("/runs", runs_page),
+        Route("/runs/{run:path}/games/{index:int}", replay_page),
+        Route("/runs/{run:path}", run_page),
+        Route("/api/games", api_games),
+        Route("/api/play", api_play, methods=["POST"]),
+        Route("/api/play/{sid}", api_session),
+        Route("/api/play/{sid}/move", api_move, methods=["POST"]),
+        Route("/api/runs", api_runs),
+        Route("/api/runs/{run:path}/games/{index:int}", api_game),
+        Route("/api/runs/{run:path}", api_run),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            WebError: refused,
+            HTTPException: http_error,
+            Exception: crashed,
+        },
+    )
+    app.add_middleware(BodyLimit)
+    return app
+
+
+__all__ = ["MAX_BODY", "NotFound", "create_app", "table_files"]

@@ -1,0 +1,173 @@
+"""The HTML pages: small shells around the library's boards; the JavaScript modules in
+``static/`` do the clicking and stepping through the JSON API."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+from purestate.web.charts import curve_svg
+
+
+def run_href(name: str) -> str:
+    """The address of a run's page (``=`` and ``,`` of a sweep's setting names kept readable)."""
+    return "/runs/" + quote(name, safe="/:=,")
+
+
+def page(title: str, body: str, script: str = "", data: dict[str, Any] | None = None) -> str:
+    """A whole HTML page: the header with the site's links, ``body``, and a module script.
+
+    ``data`` is handed to the script as JSON in a ``<script type="application/json">`` block
+    (escaped so that no value can close the block).
+    """
+    blob = ""
+    if data is not None:
+        text = json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e")
+        blob = f'<script id="page-data" type="application/json">{text}</script>'
+    module = f'<script type="module" src="/static/{script}"></script>' if script else ""
+    return (
+        "<!doctype html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)} · purestate</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="stylesheet" href="/static/style.css"></head><body>'
+        '<header><a class="brand" href="/">purestate</a>'
+        '<nav><a href="/">Games</a><a href="/runs">Runs</a></nav></header>'
+        f"<main>{body}</main>{blob}{module}</body></html>"
+    )
+
+
+def home(games: list[str], agents: list[str], runs: int) -> str:
+    """The start page: every game with a link to play it, the agents, the runs."""
+    examples = {
+        "tictactoe": ["tictactoe"],
+        "dots_and_boxes": ["dots_and_boxes:rows=2,cols=2", "dots_and_boxes:rows=3,cols=3"],
+        "ultimate_tictactoe": ["ultimate_tictactoe"],
+        "xtreme_tictactoe": ["xtreme_tictactoe"],
+        "tron": ["tron:map=small_room", "tron:map=empty_room"],
+    }
+    items = []
+    for g in games:
+        links = " · ".join(
+            f'<a href="/play/{quote(spec, safe=":=,")}">{escape(spec)}</a>'
+            for spec in examples.get(g, [g])
+        )
+        items.append(f"<li><b>{escape(g)}</b>: play {links}</li>")
+    body = (
+        "<h1>Play and watch two-player games</h1>"
+        "<p>Every rule, legal move and bot decision comes from the purestate library; the page "
+        "draws its boards and sends your clicks.</p>"
+        f'<h2>Games</h2><ul class="games">{"".join(items)}</ul>'
+        '<form class="inline" id="spec-form"><label>Any game spec '
+        '<input name="spec" value="dots_and_boxes:rows=3,cols=4" size="36"></label> '
+        "<button>Play</button></form>"
+        f'<h2>Opponents</h2><p class="agents">{escape(", ".join(agents))} '
+        "(with options as text, e.g. <code>mcts:simulations=500</code>), or a table saved in "
+        "the runs folder.</p>"
+        f'<h2>Runs</h2><p><a href="/runs">{runs} run folder(s)</a> in the runs folder.</p>'
+    )
+    return page("purestate", body, "home.js")
+
+
+def play(spec: str, opponents: list[str]) -> str:
+    """The play page for a game spec: the controls, the board, the status and the moves."""
+    options = "".join(f'<option value="{escape(o)}">' for o in opponents)
+    body = (
+        f'<h1>Play <span id="game-name">{escape(spec)}</span></h1>'
+        '<form id="setup" class="controls">'
+        f'<label>Game <input name="game" value="{escape(spec)}" size="30"></label>'
+        '<label>Opponent <input name="opponent" list="opponents" size="30" '
+        'placeholder="the game\'s default"></label>'
+        f'<datalist id="opponents">{options}</datalist>'
+        '<label>Your seat <select name="seat"><option value="0">first</option>'
+        '<option value="1">second</option></select></label>'
+        '<label>Seed <input name="seed" type="number" value="0" min="0" size="6"></label>'
+        '<button id="new-game">New game</button></form>'
+        '<div class="play"><div id="board" class="board-box" tabindex="0"></div>'
+        '<aside><p id="status" role="status">Loading…</p>'
+        '<p id="message" class="message" role="alert"></p>'
+        '<form id="typed" class="inline"><label>Type a move <input name="move" size="10">'
+        "</label> <button>Play</button></form>"
+        '<h3>Moves</h3><ol id="moves"></ol></aside></div>'
+    )
+    return page(f"play {spec}", body, "play.js", {"game": spec})
+
+
+def runs_list(runs: list[dict[str, Any]]) -> str:
+    """The runs folder's runs: name, kind, number of games."""
+    rows = "".join(
+        f'<tr><td><a href="{run_href(r["name"])}">{escape(r["name"])}</a></td>'
+        f"<td>{escape(r['kind'])}</td><td>{r['games']}</td></tr>"
+        for r in runs
+    )
+    table = (
+        f'<table class="runs"><thead><tr><th>Run</th><th>Kind</th><th>Games</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table>"
+        if runs
+        else '<p class="muted">No runs yet: write one with e.g. <code>purestate selfplay '
+        "--out RUNS/first</code> or <code>purestate tournament ... --out RUNS/t</code>.</p>"
+    )
+    return page("runs", f"<h1>Runs</h1>{table}")
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return f"<code>{escape(json.dumps(v))[:400]}</code>"
+    return escape(str(v))
+
+
+def run_page(view: dict[str, Any]) -> str:
+    """A run: its summary files as tables, its learning curve and its games."""
+    name = view["name"]
+    parts = [f"<h1>Run {escape(name)} <small>({escape(view['kind'])})</small></h1>"]
+    parts.append("<h2>Learning curve</h2>")
+    parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))
+    tables = []
+    for file, data in view["summaries"].items():
+        rows = ""
+        if isinstance(data, dict):
+            rows = "".join(
+                f"<tr><th>{escape(str(k))}</th><td>{_value(v)}</td></tr>"
+                for k, v in data.items()
+                if k != "format"
+            )
+        tables.append(
+            f'<section><h2>{escape(file)}</h2><table class="summary">{rows}</table></section>'
+        )
+    parts.append(f'<div class="summaries">{"".join(tables)}</div>')
+    if view["runs"]:
+        links = "".join(
+            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> '
+            f"({escape(r['kind'])}, {r['games']} games)</li>"
+            for r in view["runs"]
+        )
+        parts.append(f'<h2>Runs inside ({len(view["runs"])})</h2><ul class="runs">{links}</ul>')
+    games = view["games"]
+    parts.append(f"<h2>Games ({len(games)})</h2>")
+    rows = "".join(
+        f'<tr><td><a href="{run_href(name)}/games/{g["index"]}">{g["index"]}</a></td>'
+        f"<td>{escape(' vs '.join(g['players']))}</td><td>{escape(g['result'])} "
+        f"(seat {g['seat']})</td><td>{g['plies']}</td></tr>"
+        for g in games[:2000]
+    )
+    more = f"<p>… and {len(games) - 2000} more.</p>" if len(games) > 2000 else ""
+    parts.append(
+        '<div class="scroll"><table class="games-table"><thead><tr><th>#</th><th>Players</th>'
+        f"<th>Result</th><th>Plies</th></tr></thead><tbody>{rows}</tbody></table></div>{more}"
+    )
+    return page(f"run {name}", "".join(parts))
+
+
+def replay_page(run: str, index: int) -> str:
+    """A recorded game, stepped with buttons, a slider or the arrow keys."""
+    body = (
+        f'<h1><a href="{run_href(run)}">{escape(run)}</a> · game {index}</h1>'
+        '<div class="play"><div id="board" class="board-box"></div><aside>'
+        '<div class="controls"><button id="first" title="first">|◀</button>'
+        '<button id="back" title="back">◀</button><button id="next" title="next">▶</button>'
+        '<button id="last" title="last">▶|</button></div>'
+        '<input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">'
+        '<p id="status" role="status">Loading…</p><ol id="moves"></ol></aside></div>'
+    )
+    return page(f"{run} game {index}", body, "replay.js", {"run": run, "index": index})

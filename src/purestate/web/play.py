@@ -1,0 +1,247 @@
+"""Games a person plays in the browser against an agent: the server's sessions.
+
+A session holds a game, the bot and its table, the state and the moves so far. Every rule comes
+from the game (``parse_move``, ``step``, ``legal``) and every bot move from the agent's ``act``.
+The bot's key for ply ``i`` is ``fold_in(fold_in(key(seed), 0), i)``, the key schedule of
+``purestate play --seed SEED`` (its first game) and of the core's ``plies``, so a game started
+with a seed replays the same bot moves for the same clicks.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from purestate.agents.timing import with_clock
+from purestate.core.agent import greedy_agent
+from purestate.core.game import Game, IllegalMove, ParseError
+from purestate.core.keys import Key, fold_in, key
+from purestate.core.registry import agent, make_spec
+from purestate.core.spec import SpecError
+from purestate.drawing import svg
+from purestate.io.files import FileFormatError
+from purestate.io.tables import load_table, load_table_agent
+from purestate.web.errors import NotFound, WebError
+from purestate.web.runs import inside
+
+MAX_SESSIONS = 64
+"""Games kept in memory at once; starting one more forgets the least recently used."""
+MAX_SPEC = 300
+"""The longest game or agent spec a request may give."""
+TABLE_PREFIX = "table:"
+"""An opponent ``table:RUN/table.json`` plays a table saved in the runs folder."""
+
+
+def _clocked(spec: str) -> Any:
+    """An agent whose ``seconds`` budget (if any) reads the thread's CPU clock, as the CLI's."""
+    return with_clock(agent(spec), time.thread_time)
+
+
+def game_of(spec: str) -> Game[Any, Any]:
+    """The game a spec names.
+
+    Raises:
+        WebError: the library's message for a bad spec.
+    """
+    if len(spec) > MAX_SPEC:
+        raise WebError(f"the game spec is longer than {MAX_SPEC} characters")
+    try:
+        return make_spec(spec)
+    except (SpecError, ValueError) as e:
+        raise WebError(str(e)) from None
+
+
+def opponent_of(spec: str, game: Game[Any, Any], seat: int, runs: Path) -> tuple[Any, Any]:
+    """The bot and its table: an agent spec, or ``table:NAME`` for a table file in ``runs``.
+
+    A learner plays its table's best moves (``greedy_agent``), as ``purestate play`` does.
+
+    Raises:
+        WebError: a bad spec or table file (the library's message).
+    """
+    spec = spec.strip()
+    if len(spec) > MAX_SPEC:
+        raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
+    try:
+        if spec.startswith(TABLE_PREFIX):
+            name, _, override = spec[len(TABLE_PREFIX) :].partition(" as ")
+            path = inside(runs, name.strip())
+            if not path.is_file():
+                raise NotFound(f"no table file {name.strip()!r} in the runs folder")
+            if override.strip():
+                bot = _clocked(override.strip())
+                loaded = load_table(path, game, bot)
+            else:
+                bot, loaded = load_table_agent(path, game, _clocked)
+            supports = getattr(bot, "supports_seat", None)
+            if supports is not None and not supports(loaded.table, seat):
+                raise WebError(f"{name.strip()}: this table plays the other seat")
+            return greedy_agent(bot), loaded.table
+        bot = _clocked(spec or game.spec.default_opponent)
+        check = getattr(bot, "check_game", None)
+        if check is not None:
+            check(game)
+        return greedy_agent(bot), bot.initial_table(game, seat)
+    except FileFormatError as e:
+        raise WebError(str(e).replace(str(runs.resolve()), "<runs>")) from None
+    except (SpecError, ValueError) as e:
+        raise WebError(str(e)) from None
+
+
+class Session:
+    """One game in the browser: the person in seat ``person``, the bot in the other."""
+
+    def __init__(
+        self, game: Game[Any, Any], game_spec: str, bot: Any, table: Any, person: int, seed: int
+    ) -> None:
+        self.game = game
+        self.game_spec = game_spec
+        self.bot = bot
+        self.table = table
+        self.person = person
+        self.seed = seed
+        self.key: Key = fold_in(key(seed), 0)
+        self.state: Any = game.initial()
+        self.moves: list[Any] = []
+        self.movers: list[int] = []
+        self.resigned: int | None = None
+        self.last_bot: list[str] = []
+        self.lock = threading.Lock()
+
+    def over(self) -> bool:
+        """Whether the game has ended (by the rules or by the bot resigning)."""
+        return self.resigned is not None or self.game.is_over(self.state)
+
+    def bot_moves(self) -> None:
+        """Let the bot move until it is the person's turn or the game is over."""
+        game = self.game
+        observe = getattr(game, "observation", None)
+        self.last_bot = []
+        while not self.over() and game.to_move(self.state) != self.person:
+            p = game.to_move(self.state)
+            view = self.state if observe is None else observe(self.state, p)
+            try:
+                decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
+            except TypeError as e:
+                # an injected piece meant for another game (alphabeta:eval=voronoi on tic-tac-toe)
+                # says so with a TypeError when first used: a bad opponent spec, not a crash
+                raise WebError(f"{self.bot.spec} cannot play {game.spec.name}: {e}") from None
+            if decision.table is not None:
+                self.table = decision.table
+            if decision.move is None:
+                self.resigned = p
+                return
+            self._apply(p, decision.move)
+            self.last_bot.append(game.format_move(decision.move))
+
+    def _apply(self, player: int, move: Any) -> None:
+        self.state = self.game.step(self.state, move)
+        self.moves.append(move)
+        self.movers.append(player)
+
+    def person_moves(self, text: str) -> None:
+        """The person's move, typed or clicked as the game's move text; then the bot answers.
+
+        Raises:
+            WebError: the game's own message for a move it cannot parse or that is illegal.
+        """
+        if self.over():
+            raise WebError("the game is over: start a new game")
+        if self.game.to_move(self.state) != self.person:
+            raise WebError("it is not your turn")
+        if len(text) > MAX_SPEC:
+            raise WebError("that is not a move")
+        try:
+            move = self.game.parse_move(self.state, text)
+        except (IllegalMove, ParseError) as e:
+            raise WebError(f"illegal move: {e}") from None
+        before = (self.state, len(self.moves))
+        self._apply(self.person, move)
+        try:
+            self.bot_moves()
+        except WebError:
+            # the bot could not answer: take the move back, so the game is as it was
+            self.state, n = before
+            del self.moves[n:], self.movers[n:]
+            raise
+
+    def result(self) -> str:
+        """The result in words for the person, or "" while the game runs."""
+        if not self.over():
+            return ""
+        if self.resigned is not None:
+            return "the bot resigns: you win!" if self.resigned != self.person else "you resign"
+        mine, theirs = (
+            self.game.returns(self.state)[self.person],
+            self.game.returns(self.state)[1 - self.person],
+        )
+        return "you win!" if mine > theirs else "you lose." if mine < theirs else "a draw."
+
+    def view(self, session_id: str) -> dict[str, Any]:
+        """What the page shows: the board (SVG), whose turn, the bot's last moves, the result."""
+        last = self.moves[-1] if self.moves else None
+        names = ["you", self.bot.spec] if self.person == 0 else [self.bot.spec, "you"]
+        title = f"{names[0]} (first) vs {names[1]}"
+        return {
+            "id": session_id,
+            "game": self.game_spec,
+            "opponent": self.bot.spec,
+            "seat": self.person,
+            "seed": self.seed,
+            "svg": str(svg(self.game, self.state, title, last)),
+            "moves": [self.game.format_move(m) for m in self.moves],
+            "movers": list(self.movers),
+            "bot_moves": list(self.last_bot),
+            "your_turn": not self.over() and self.game.to_move(self.state) == self.person,
+            "over": self.over(),
+            "returns": list(self.game.returns(self.state)),
+            "result": self.result(),
+        }
+
+
+class Sessions:
+    """The games in play, at most ``MAX_SESSIONS``, by unguessable id."""
+
+    def __init__(self) -> None:
+        self._by_id: OrderedDict[str, Session] = OrderedDict()
+
+    def start(self, session: Session) -> str:
+        """Keep a new session (forgetting the least recently used past the bound); its id."""
+        sid = secrets.token_urlsafe(12)
+        self._by_id[sid] = session
+        while len(self._by_id) > MAX_SESSIONS:
+            self._by_id.popitem(last=False)
+        return sid
+
+    def get(self, sid: str) -> Session:
+        """The session ``sid``.
+
+        Raises:
+            NotFound: if there is none (it ended with the server, or was forgotten).
+        """
+        session = self._by_id.get(sid)
+        if session is None:
+            raise NotFound("no such game (the server forgets old games): start a new game")
+        self._by_id.move_to_end(sid)
+        return session
+
+
+def new_session(game_spec: str, opponent: str, seat: int, seed: int, runs: Path) -> Session:
+    """A session with the bot's opening moves played (when the person is second).
+
+    Raises:
+        WebError: a bad game, opponent, seat or seed.
+    """
+    if seat not in (0, 1):
+        raise WebError("seat must be 0 (you move first) or 1")
+    if not 0 <= seed < 2**63:
+        raise WebError("seed must be a whole number from 0 to 2**63 - 1")
+    game = game_of(game_spec)
+    bot, table = opponent_of(opponent, game, 1 - seat, runs)
+    session = Session(game, game_spec, bot, table, seat, seed)
+    session.bot_moves()
+    return session

@@ -1,0 +1,238 @@
+"""The runs folder as the web app reads it: listing runs, their summaries and recorded games.
+
+Everything is read through ``inside``, which refuses a name that leads out of the runs folder
+(``..``, an absolute path, a symlink pointing elsewhere). Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from purestate.core.learning import blocks, cumulative_incentive
+from purestate.core.record import Record, RecordError, replay_record
+from purestate.core.registry import make_spec
+from purestate.drawing import svg
+from purestate.io.files import FileFormatError, read_json
+from purestate.io.records import GAMES_FILE, read_records
+from purestate.web.errors import NotFound, WebError
+
+MAX_NAME = 400
+"""The longest run or file name (relative to the runs folder) a request may give."""
+MAX_DEPTH = 4
+"""How deep under the runs folder runs are looked for (a sweep keeps its runs in
+``runs/SETTING/seed-N``)."""
+MAX_RUNS = 500
+"""The most runs listed: a huge folder still answers quickly."""
+SUMMARY_FILES = ("run.json", "summary.json", "standings.json", "sweep.json", "aggregate.json")
+"""The JSON files a run folder may hold that describe it, in the order they are shown."""
+MARKERS = (GAMES_FILE, *SUMMARY_FILES)
+CURVE_BLOCK = 10
+"""Games per bar of the W/D/L chart on a run's page (the library's ``blocks``)."""
+
+
+def inside(root: Path, name: str) -> Path:
+    """The file or folder ``name`` (a relative path with ``/``) inside ``root``.
+
+    Raises:
+        WebError: if the name is empty, too long, absolute, climbs with ``..`` or resolves
+            (through a symlink) to somewhere outside ``root``.
+    """
+    if not name or len(name) > MAX_NAME or "\x00" in name or "\\" in name:
+        raise WebError(f"{name[:80]!r} is not a name inside the runs folder")
+    rel = PurePosixPath(name)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise WebError(f"{name[:80]!r}: only names inside the runs folder are allowed")
+    base = root.resolve()
+    target = (base / rel).resolve()
+    if not target.is_relative_to(base):
+        raise WebError(f"{name[:80]!r} leads out of the runs folder")
+    return target
+
+
+def _kind(folder: Path) -> str:
+    """What wrote a run folder: the manifest's command, or what its files show."""
+    manifest = folder / "run.json"
+    if manifest.is_file():
+        try:
+            data = read_json(manifest)
+        except FileFormatError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("command"), str):
+            return str(data["command"])
+    if (folder / "sweep.json").is_file():
+        return "sweep"
+    if (folder / "standings.json").is_file():
+        return "tournament"
+    games = folder / GAMES_FILE
+    if games.is_file():
+        with games.open(encoding="utf-8", errors="replace") as f:
+            first = f.readline(4096)
+        try:
+            game = json.loads(first).get("game", "")
+        except (ValueError, AttributeError):
+            game = ""
+        return "tron" if str(game).startswith("tron") else "games"
+    return "run"
+
+
+def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
+    """The run folders under ``root`` (up to ``MAX_DEPTH`` deep), sorted by name.
+
+    A run folder holds a games log or one of ``SUMMARY_FILES``. Folders reached through a symlink
+    that points out of ``root`` are left out. With ``under`` (a run's name), only the runs inside
+    that run (a sweep's) are listed.
+    """
+    base = root.resolve()
+    start = inside(root, under) if under else base
+    found: list[dict[str, Any]] = []
+
+    def walk(folder: Path, depth: int) -> None:
+        try:
+            children = sorted(p for p in folder.iterdir() if p.is_dir())
+        except OSError:
+            return
+        for child in children:
+            if len(found) >= MAX_RUNS or child.name.startswith("."):
+                continue
+            real = child.resolve()
+            if not real.is_relative_to(base):
+                continue
+            if any((child / m).is_file() for m in MARKERS):
+                name = child.relative_to(base).as_posix()
+                found.append({"name": name, "kind": _kind(child), "games": _count(child)})
+            if depth < MAX_DEPTH:
+                walk(child, depth + 1)
+
+    walk(start, len(start.relative_to(base).parts) + 1)
+    return found
+
+
+def _count(folder: Path) -> int:
+    """The number of non-empty lines of a run's games log (0 without one)."""
+    games = folder / GAMES_FILE
+    if not games.is_file():
+        return 0
+    with games.open("rb") as f:
+        return sum(1 for line in f if line.strip())
+
+
+def run_folder(root: Path, name: str) -> Path:
+    """The run folder ``name`` names, checked to be one.
+
+    Raises:
+        NotFound: if it is not a run folder.
+        WebError: if the name leads out of the runs folder.
+    """
+    folder = inside(root, name)
+    if not folder.is_dir() or not any((folder / m).is_file() for m in MARKERS):
+        raise NotFound(f"no run {name!r} in the runs folder")
+    return folder
+
+
+def records_of(folder: Path) -> list[Record]:
+    """The recorded games of a run ([] when it has no games log).
+
+    Raises:
+        WebError: if the games log is malformed (the library's one-line message).
+    """
+    if not (folder / GAMES_FILE).is_file():
+        return []
+    try:
+        return read_records(folder)
+    except FileFormatError as e:
+        raise WebError(str(e).replace(str(folder), "<run>")) from None
+
+
+def outcome(record: Record) -> int:
+    """The game's result from the recorded seat's side, as +1 / 0 / -1."""
+    return {"win": 1, "draw": 0, "loss": -1}[record.result]
+
+
+def run_view(root: Path, name: str) -> dict[str, Any]:
+    """A run's summary files, its games (players, result, length), its learning curve and the
+    runs inside it (a sweep's).
+
+    The curve is the library's: ``cumulative_incentive`` (Scroggs' 3W + D - L) over the games in
+    order, and ``blocks`` of ``CURVE_BLOCK`` games as W/D/L counts.
+    """
+    folder = run_folder(root, name)
+    summaries = {}
+    for file in SUMMARY_FILES:
+        if (folder / file).is_file():
+            try:
+                summaries[file] = read_json(folder / file)
+            except FileFormatError as e:
+                summaries[file] = {"error": str(e).replace(str(folder), "<run>")}
+    records = records_of(folder)
+    outcomes = [outcome(r) for r in records]
+    return {
+        "name": name,
+        "kind": _kind(folder),
+        "summaries": summaries,
+        "games": [
+            {
+                "index": n,
+                "game": r.game,
+                "players": list(r.players),
+                "seat": r.seat,
+                "result": r.result,
+                "plies": len(r.moves),
+            }
+            for n, r in enumerate(records)
+        ],
+        "runs": list_runs(root, name),
+        "curve": list(cumulative_incentive(outcomes)),
+        "blocks": [t.as_dict() for t in blocks(outcomes, CURVE_BLOCK)] if outcomes else [],
+        "block": CURVE_BLOCK,
+    }
+
+
+def game_view(root: Path, name: str, index: int) -> dict[str, Any]:
+    """A recorded game replayed by the library: the board after every ply, as SVG.
+
+    Raises:
+        NotFound: if the run has no game ``index``.
+        WebError: if the record does not replay (the library's message).
+    """
+    records = records_of(run_folder(root, name))
+    if not 0 <= index < len(records):
+        raise NotFound(f"run {name!r} has games 0..{len(records) - 1}, not {index}")
+    record = records[index]
+    try:
+        episode = replay_record(record)
+    except RecordError as e:
+        raise WebError(f"game {index}: {e}") from None
+    game = make_spec(record.game)
+    title = f"{record.players[0]} vs {record.players[1]}"
+    frames = [
+        str(svg(game, s, title, episode.moves[i - 1] if i else None))
+        for i, s in enumerate(episode.states)
+    ]
+    plies = [
+        {"seat": p, "move": game.format_move(m)}
+        for p, m in zip(episode.movers, episode.moves, strict=True)
+    ]
+    return {
+        "run": name,
+        "index": index,
+        "game": record.game,
+        "players": list(record.players),
+        "result": record.result,
+        "seat": record.seat,
+        "returns": list(episode.returns),
+        "resigned": episode.resigned,
+        "plies": plies,
+        "frames": frames,
+        "ending": _ending(record),
+    }
+
+
+def _ending(record: Record) -> str:
+    """The recorded result in words: who won, or a draw."""
+    a, b = record.returns
+    if a == b:
+        return "draw"
+    winner = 0 if a > b else 1
+    return f"{record.players[winner]} (seat {winner}) won"

@@ -1,0 +1,25 @@
+// Shared helpers of the pages: the JSON API and the page's data block.
+
+/** Call the JSON API; throw an Error carrying the server's one-line message on refusal. */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data;
+  try {
+    data = await response.json();
+  } catch {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
+  return data;
+}
+
+/** The JSON the server put in the page (the game spec, the run and game index, ...). */
+export function pageData() {
+  const block = document.getElementById("page-data");
+  return block ? JSON.parse(block.textContent) : {};
+}
