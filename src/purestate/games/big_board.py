@@ -16,10 +16,11 @@ hot paths (``legal``, ``step``, ``playout``) stay in ``ultimate.py`` and ``xtrem
 
 from __future__ import annotations
 
-from typing import Protocol
+from itertools import chain
+from typing import ClassVar, Generic, Protocol, TypeVar
 
-from purestate.core.game import ParseError
-from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS
+from purestate.core.game import IllegalMove, ParseError
+from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
 
 MARKS = ("X", "O")
 GAME_OVER = -2
@@ -58,6 +59,70 @@ class Position(Protocol):
     @property
     def target(self) -> int:
         """The position play was sent to, -1 for a free move, ``GAME_OVER`` at the end."""
+
+    @property
+    def to_move(self) -> int:
+        """0 when X is to move, 1 when O is."""
+
+
+class PackedBoards:
+    """The base of both games' states: three masks of small boards packed into ``boards``.
+
+    Building a state is the cost of a step, so the won and closed masks share one int: the
+    lowest ``WIDTH`` bits the boards X has won, the next ``WIDTH`` the boards O has won, the
+    rest the closed boards (won or full).
+    """
+
+    __slots__ = ()
+    boards: int
+    WIDTH: ClassVar[int]
+    """Bits per mask: the number of small boards."""
+    MASK: ClassVar[int]
+    """``(1 << WIDTH) - 1``."""
+
+    @property
+    def won_x(self) -> int:
+        """The small boards X has won (bit ``sb``)."""
+        return self.boards & self.MASK
+
+    @property
+    def won_o(self) -> int:
+        """The small boards O has won."""
+        return (self.boards >> self.WIDTH) & self.MASK
+
+    @property
+    def closed(self) -> int:
+        """The small boards nobody may play in any more (won or full)."""
+        return self.boards >> (2 * self.WIDTH)
+
+
+def draw_free(occupied: list[int], closed: int, boards: int, u: float) -> tuple[int, int]:
+    """A free move drawn uniformly from every free cell of every open small board.
+
+    For the playouts, which keep each small board's occupied cells in a list.
+
+    Args:
+        occupied: The occupied cells of each small board (9-bit masks).
+        closed: The closed small boards.
+        boards: How many small boards there are.
+        u: A uniform draw from [0, 1).
+
+    Returns:
+        ``(sb, cell)``: the small board and the cell.
+    """
+    total = 0
+    for sb in range(boards):
+        if not closed >> sb & 1:
+            total += FREE_COUNT[occupied[sb]]
+    r = int(u * total)
+    sb = 0
+    while True:
+        if not closed >> sb & 1:
+            n = FREE_COUNT[occupied[sb]]
+            if r < n:
+                return sb, EMPTY_CELLS[occupied[sb]][r]
+            r -= n
+        sb += 1
 
 
 def _digits(text: str) -> bool:
@@ -224,6 +289,21 @@ class BigBoards:
         """The free cells of small board ``sb``, listed."""
         occ = ((state.x | state.o) >> (9 * sb)) & FULL
         return ", ".join(map(str, EMPTY_CELLS[occ]))
+
+    def free_moves(self, occupied: int, closed: int) -> tuple[int, ...]:
+        """The move ids of every free cell of every open small board, in increasing order."""
+        legal_in = self.legal_in
+        return tuple(
+            chain.from_iterable(
+                legal_in[sb][(occupied >> (9 * sb)) & FULL]
+                for sb in range(self.boards)
+                if not closed >> sb & 1
+            )
+        )
+
+    def illegal(self, state: Position, move: object) -> IllegalMove:
+        """The error for a move ``step`` refuses, saying why (see ``why_illegal``)."""
+        return IllegalMove(self.why_illegal(state, move) or f"{move!r} is not legal here")
 
     def why_illegal(self, state: Position, move: object) -> str | None:
         """Why ``move`` is not legal in ``state``, or None if it is."""
@@ -440,3 +520,66 @@ class BigBoards:
                 raise ParseError(f"{text.strip()!r}: boards and cells are numbered 0-8")
             raise ParseError(f"{text.strip()!r}: big boards are 0-1, small boards and cells 0-8")
         return (9 * k + b) * 9 + c
+
+
+S = TypeVar("S", bound=Position)
+
+
+class BigBoardGame(Generic[S]):
+    """The methods both games answer alike from their ``layout``; the rules are the game's.
+
+    A subclass sets ``layout`` and writes ``spec``, ``initial``, ``legal``, ``returns``,
+    ``step``, ``transform`` and the codec and text that differ (the player to move, the bonus
+    move, the points).
+    """
+
+    __slots__ = ()
+    layout: ClassVar[BigBoards]
+
+    def to_move(self, state: S) -> int:
+        """0 for X, 1 for O."""
+        return state.to_move
+
+    def is_over(self, state: S) -> bool:
+        """Whether a line of small boards or the closing of every small board ended the game."""
+        return state.target == GAME_OVER
+
+    @property
+    def symmetries(self) -> tuple[int, ...]:
+        """D4 on positions and cells together (and, on two big boards, the swap), identity
+        first."""
+        return self.layout.symmetries
+
+    def transform(self, state: S, sym: int) -> S:
+        """The position under symmetry ``sym``."""
+        raise NotImplementedError
+
+    def transform_move(self, move: int, sym: int) -> int:
+        """The move ``sym`` carries ``move`` to."""
+        return self.layout.move_maps[sym][move]
+
+    def inverse(self, sym: int) -> int:
+        """The inverse element."""
+        return self.layout.inverses[sym]
+
+    def canonical(self, state: S) -> tuple[S, int]:
+        """The image with the smallest (x, o, target) and the first symmetry that gives it."""
+        g = self.layout.canonical_symmetry(state)
+        return self.transform(state, g), g
+
+    def parse_move(self, state: S, text: str) -> int:
+        """A move as ``format_move`` writes it (``,``, ``:`` and brackets allowed) or its id.
+
+        Raises:
+            ParseError: if the text is not a move.
+            IllegalMove: if the move is not legal here (the message says where one may play).
+        """
+        move = self.layout.parse_move(text)
+        why = self.layout.why_illegal(state, move)
+        if why is not None:
+            raise IllegalMove(why)
+        return move
+
+    def format_move(self, move: int) -> str:
+        """``board cell`` on one big board (``4 0``), ``k position cell`` on two (``1 4 0``)."""
+        return self.layout.format_move(move)

@@ -23,14 +23,21 @@ Carlo search.
 
 from __future__ import annotations
 
-from itertools import chain
+from typing import ClassVar
 
 from attrs import frozen
 
 from purestate.core import keys
-from purestate.core.game import GameSpec, IllegalMove, ParseError
-from purestate.games.big_board import GAME_OVER, MARKS, BigBoards
-from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
+from purestate.core.game import GameSpec, ParseError
+from purestate.games.big_board import (
+    GAME_OVER,
+    MARKS,
+    BigBoardGame,
+    BigBoards,
+    PackedBoards,
+    draw_free,
+)
+from purestate.games.small_board import EMPTY_CELLS, FULL, MASK_IMAGES, WINS
 
 __all__ = [
     "GAME_OVER",
@@ -40,9 +47,7 @@ __all__ = [
     "State",
     "UltimateTicTacToe",
     "make_state",
-    "open_boards",
     "playable_boards",
-    "small_boards",
     "winner",
 ]
 
@@ -56,7 +61,7 @@ _LEGAL_IN = LAYOUT.legal_in
 
 
 @frozen
-class State:
+class State(PackedBoards):
     """An ultimate tic-tac-toe position.
 
     Attributes:
@@ -78,20 +83,8 @@ class State:
     target: int
     to_move: int
 
-    @property
-    def won_x(self) -> int:
-        """The small boards X has won (bit = board)."""
-        return self.boards & FULL
-
-    @property
-    def won_o(self) -> int:
-        """The small boards O has won."""
-        return (self.boards >> 9) & FULL
-
-    @property
-    def closed(self) -> int:
-        """The small boards nobody may play in any more (won or full)."""
-        return self.boards >> 18
+    WIDTH: ClassVar[int] = 9
+    MASK: ClassVar[int] = FULL
 
 
 # Building the new state is half the cost of a step. ``_state`` fills the slots through their
@@ -133,16 +126,6 @@ def winner(state: State) -> int | None:
     return None
 
 
-def small_boards(bits: int) -> tuple[int, ...]:
-    """The nine 9-bit masks of an 81-bit board."""
-    return LAYOUT.small_masks(bits)
-
-
-def open_boards(state: State) -> tuple[int, ...]:
-    """The boards that are not closed, in increasing order."""
-    return LAYOUT.open_boards(state)
-
-
 def playable_boards(state: State) -> tuple[int, ...]:
     """The boards the player to move may play in (none once the game is over)."""
     return LAYOUT.playable(state)
@@ -162,8 +145,10 @@ def _valid(state: State) -> str | None:
 
 
 @frozen
-class UltimateTicTacToe:
+class UltimateTicTacToe(BigBoardGame[State]):
     """Ultimate tic-tac-toe (nine small boards, closed boards free the move); X moves first."""
+
+    layout = LAYOUT
 
     @property
     def spec(self) -> GameSpec:
@@ -174,10 +159,6 @@ class UltimateTicTacToe:
         """The empty board, X to move, free move."""
         return _EMPTY
 
-    def to_move(self, state: State) -> int:
-        """0 for X, 1 for O."""
-        return state.to_move
-
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
         t = state.target
@@ -187,16 +168,7 @@ class UltimateTicTacToe:
         boards = state.boards
         if t >= 0:
             return _LEGAL_IN[t][(occ >> (9 * t)) & FULL]
-        closed = boards >> 18
-        return tuple(
-            chain.from_iterable(
-                _LEGAL_IN[b][(occ >> (9 * b)) & FULL] for b in range(9) if not closed >> b & 1
-            )
-        )
-
-    def is_over(self, state: State) -> bool:
-        """Three won boards in a line, or every board closed."""
-        return _over(state)
+        return LAYOUT.free_moves(occ, boards >> 18)
 
     def returns(self, state: State) -> tuple[float, float]:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
@@ -215,11 +187,11 @@ class UltimateTicTacToe:
         """
         # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
         if type(move) is not int or not 0 <= move < 81:
-            raise IllegalMove(LAYOUT.why_illegal(state, move) or f"{move!r} is not a move")
+            raise LAYOUT.illegal(state, move)
         b = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
         if (b != t if t >= 0 else t == GAME_OVER) or boards >> (18 + b) & 1 or (x | o) >> move & 1:
-            raise IllegalMove(LAYOUT.why_illegal(state, move) or f"{move!r} is not legal here")
+            raise LAYOUT.illegal(state, move)
         shift = 9 * b
         if state.to_move == 0:
             x |= 1 << move
@@ -256,8 +228,8 @@ class UltimateTicTacToe:
         if _over(state):
             return self.returns(state)
         rand = keys.generator(key).random
-        mx = list(small_boards(state.x))
-        mo = list(small_boards(state.o))
+        mx = list(LAYOUT.small_masks(state.x))
+        mo = list(LAYOUT.small_masks(state.o))
         occ = [a | b for a, b in zip(mx, mo, strict=True)]
         won_x, won_o, closed = state.won_x, state.won_o, state.closed
         t = state.target
@@ -268,21 +240,7 @@ class UltimateTicTacToe:
                 cells = EMPTY_CELLS[occ[b]]
                 c = cells[int(rand() * len(cells))]
             else:
-                # a free move: draw one of all the free cells of the open boards
-                total = 0
-                for bb in range(9):
-                    if not closed >> bb & 1:
-                        total += FREE_COUNT[occ[bb]]
-                r = int(rand() * total)
-                b = 0
-                while True:
-                    if not closed >> b & 1:
-                        n = FREE_COUNT[occ[b]]
-                        if r < n:
-                            break
-                        r -= n
-                    b += 1
-                c = EMPTY_CELLS[occ[b]][r]
+                b, c = draw_free(occ, closed, 9, rand())
             bit = 1 << c
             filled = occ[b] | bit
             occ[b] = filled
@@ -319,11 +277,6 @@ class UltimateTicTacToe:
                 p = 0
             t = -1 if closed >> c & 1 else c
 
-    @property
-    def symmetries(self) -> tuple[int, ...]:
-        """The 8 elements of D4 acting on board and cell together, identity first."""
-        return SYMMETRIES
-
     def transform(self, state: State, sym: int) -> State:
         """The position rotated or reflected by ``sym`` (boards and cells move together)."""
         if sym == 0:
@@ -338,19 +291,6 @@ class UltimateTicTacToe:
             LAYOUT.map_target(state.target, sym),
             state.to_move,
         )
-
-    def transform_move(self, move: int, sym: int) -> int:
-        """The move ``sym`` carries ``move`` to."""
-        return LAYOUT.move_maps[sym][move]
-
-    def inverse(self, sym: int) -> int:
-        """The inverse element."""
-        return LAYOUT.inverses[sym]
-
-    def canonical(self, state: State) -> tuple[State, int]:
-        """The image with the smallest (x, o, target) and the first symmetry that gives it."""
-        g = LAYOUT.canonical_symmetry(state)
-        return self.transform(state, g), g
 
     def encode(self, state: State) -> str:
         """Nine groups of nine cells (board by board, ``X``/``O``/``.``) and the target board.
@@ -405,23 +345,6 @@ class UltimateTicTacToe:
         out.append(_status_line(state))
         return "\n".join(out)
 
-    def parse_move(self, state: State, text: str) -> int:
-        """``board cell`` (``4 0``, ``4,0``, ``(4, 0)``) or a move id 0-80.
-
-        Raises:
-            ParseError: if the text is not a move.
-            IllegalMove: if the move is not legal here (the message says where one may play).
-        """
-        move = LAYOUT.parse_move(text)
-        why = LAYOUT.why_illegal(state, move)
-        if why is not None:
-            raise IllegalMove(why)
-        return move
-
-    def format_move(self, move: int) -> str:
-        """``board cell``, e.g. ``4 0``."""
-        return LAYOUT.format_move(move)
-
 
 def _status_line(state: State) -> str:
     w = winner(state)
@@ -434,7 +357,7 @@ def _status_line(state: State) -> str:
     if t >= 0:
         example = LAYOUT.example_move(state, t)
         return f"{who} to move in board {t}: type 'board cell', e.g. '{example}'."
-    boards = ", ".join(map(str, open_boards(state)))
+    boards = ", ".join(map(str, LAYOUT.open_boards(state)))
     return f"{who} to move, free move in any open board ({boards}): type 'board cell'."
 
 

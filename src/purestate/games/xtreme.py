@@ -27,15 +27,21 @@ is ``row = 3 * (position // 3) + cell // 3``, ``col = 3 * (position % 3) + cell 
 
 from __future__ import annotations
 
-from itertools import chain
-from typing import Literal
+from typing import ClassVar, Literal
 
 from attrs import frozen
 
 from purestate.core import keys
-from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.game import GameSpec, ParseError
 from purestate.core.spec import SpecError
-from purestate.games.big_board import GAME_OVER, MARKS, BigBoards
+from purestate.games.big_board import (
+    GAME_OVER,
+    MARKS,
+    BigBoardGame,
+    BigBoards,
+    PackedBoards,
+    draw_free,
+)
 from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, POSITION_POINTS, WINS
 
 __all__ = [
@@ -50,8 +56,6 @@ __all__ = [
     "XtremeTicTacToe",
     "board_name",
     "make_state",
-    "open_boards",
-    "playable_boards",
     "points",
     "winner",
 ]
@@ -75,7 +79,7 @@ _POINTS_OF_MASK: tuple[int, ...] = tuple(
 
 
 @frozen
-class State:
+class State(PackedBoards):
     """An Xtreme tic-tac-toe position.
 
     Attributes:
@@ -98,20 +102,8 @@ class State:
     to_move: int
     bonus: bool
 
-    @property
-    def won_x(self) -> int:
-        """The small boards X has won (bit ``k * 9 + position``)."""
-        return self.boards & ALL_CLOSED
-
-    @property
-    def won_o(self) -> int:
-        """The small boards O has won."""
-        return (self.boards >> 18) & ALL_CLOSED
-
-    @property
-    def closed(self) -> int:
-        """The small boards nobody may play in any more (won or full)."""
-        return self.boards >> 36
+    WIDTH: ClassVar[int] = 18
+    MASK: ClassVar[int] = ALL_CLOSED
 
 
 # Building the new state is most of the cost of a step. ``_state`` fills the slots through their
@@ -171,16 +163,6 @@ def board_name(sb: int) -> str:
     return LAYOUT.board_name(sb)
 
 
-def open_boards(state: State) -> tuple[int, ...]:
-    """The small boards (``k * 9 + position``) that are not closed, in increasing order."""
-    return LAYOUT.open_boards(state)
-
-
-def playable_boards(state: State) -> tuple[int, ...]:
-    """The small boards the player to move may play in (none once the game is over)."""
-    return LAYOUT.playable(state)
-
-
 def _valid(state: State) -> str | None:
     """Why ``state`` cannot arise in a game, or None if it can (as far as cheap checks tell)."""
     why = LAYOUT.unreachable_marks(state)
@@ -203,7 +185,7 @@ def _valid(state: State) -> str | None:
 
 
 @frozen
-class XtremeTicTacToe:
+class XtremeTicTacToe(BigBoardGame[State]):
     """Xtreme tic-tac-toe: two big boards, correspondence to both, one bonus move per win.
 
     Attributes:
@@ -213,6 +195,7 @@ class XtremeTicTacToe:
     """
 
     reward: Reward = "points"
+    layout = LAYOUT
 
     def __attrs_post_init__(self) -> None:
         if self.reward not in ("draw", "tiebreak", "points"):
@@ -226,10 +209,6 @@ class XtremeTicTacToe:
     def initial(self) -> State:
         """Both boards empty, X to move, free move."""
         return _EMPTY
-
-    def to_move(self, state: State) -> int:
-        """0 for X, 1 for O (the same player twice in a row after a small-board win)."""
-        return state.to_move
 
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
@@ -247,15 +226,7 @@ class XtremeTicTacToe:
                 _LEGAL_IN[t][(occ >> (9 * t)) & FULL]
                 + _LEGAL_IN[t + 9][(occ >> (9 * t + 81)) & FULL]
             )
-        return tuple(
-            chain.from_iterable(
-                _LEGAL_IN[sb][(occ >> (9 * sb)) & FULL] for sb in range(18) if not closed >> sb & 1
-            )
-        )
-
-    def is_over(self, state: State) -> bool:
-        """A line on either big board, or all 18 small boards closed."""
-        return _over(state)
+        return LAYOUT.free_moves(occ, closed)
 
     def returns(self, state: State) -> tuple[float, float]:
         """+1/-1 for a line; at exhaustion as the ``reward`` option says; zeros before the end."""
@@ -288,7 +259,7 @@ class XtremeTicTacToe:
         """
         # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
         if type(move) is not int or not 0 <= move < 162:
-            raise IllegalMove(LAYOUT.why_illegal(state, move) or f"{move!r} is not a move")
+            raise LAYOUT.illegal(state, move)
         sb = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
         if (
@@ -296,7 +267,7 @@ class XtremeTicTacToe:
             or boards >> (36 + sb) & 1
             or (x | o) >> move & 1
         ):
-            raise IllegalMove(LAYOUT.why_illegal(state, move) or f"{move!r} is not legal here")
+            raise LAYOUT.illegal(state, move)
         shift = 9 * sb
         p = state.to_move
         if p == 0:
@@ -365,20 +336,7 @@ class XtremeTicTacToe:
                 cells = EMPTY_CELLS[occ[sb]]
                 c = cells[int(rand() * len(cells))]
             else:
-                total = 0
-                for b in range(18):
-                    if not closed >> b & 1:
-                        total += FREE_COUNT[occ[b]]
-                r = int(rand() * total)
-                sb = 0
-                while True:
-                    if not closed >> sb & 1:
-                        n = FREE_COUNT[occ[sb]]
-                        if r < n:
-                            break
-                        r -= n
-                    sb += 1
-                c = EMPTY_CELLS[occ[sb]][r]
+                sb, c = draw_free(occ, closed, 18, rand())
             bit = 1 << c
             filled = occ[sb] | bit
             occ[sb] = filled
@@ -408,11 +366,6 @@ class XtremeTicTacToe:
             bonus = False
             p ^= 1
 
-    @property
-    def symmetries(self) -> tuple[int, ...]:
-        """16 elements: D4 on positions and cells together, with or without swapping the boards."""
-        return SYMMETRIES
-
     def transform(self, state: State, sym: int) -> State:
         """The position under symmetry ``sym``."""
         if sym == 0:
@@ -427,19 +380,6 @@ class XtremeTicTacToe:
             state.to_move,
             state.bonus,
         )
-
-    def transform_move(self, move: int, sym: int) -> int:
-        """The move ``sym`` carries ``move`` to."""
-        return LAYOUT.move_maps[sym][move]
-
-    def inverse(self, sym: int) -> int:
-        """The inverse element."""
-        return LAYOUT.inverses[sym]
-
-    def canonical(self, state: State) -> tuple[State, int]:
-        """The image with the smallest (x, o, target) and the first symmetry that gives it."""
-        g = LAYOUT.canonical_symmetry(state)
-        return self.transform(state, g), g
 
     def encode(self, state: State) -> str:
         """18 groups of nine cells, the target position, the mover and ``bonus`` on a bonus move.
@@ -487,7 +427,7 @@ class XtremeTicTacToe:
         cells show ``.``. Under each big board, its small boards show ``X``/``O`` when won,
         ``=`` when drawn, ``*`` when open to the player to move and ``.`` otherwise.
         """
-        playable = playable_boards(state)
+        playable = LAYOUT.playable(state)
         grids = [LAYOUT.grid(state, k, playable) for k in (0, 1)]
         out = [f"{'big board 0':^23}     {'big board 1':^23}"]
         out += [f"{a}     {b}" for a, b in zip(grids[0], grids[1], strict=True)]
@@ -508,23 +448,6 @@ class XtremeTicTacToe:
         out.append(_status_line(state, self.reward))
         return "\n".join(out)
 
-    def parse_move(self, state: State, text: str) -> int:
-        """``k position cell`` (``1 4 0``, ``1,4,0``, ``(1, 4, 0)``) or a move id 0-161.
-
-        Raises:
-            ParseError: if the text is not a move.
-            IllegalMove: if the move is not legal here (the message says where one may play).
-        """
-        move = LAYOUT.parse_move(text)
-        why = LAYOUT.why_illegal(state, move)
-        if why is not None:
-            raise IllegalMove(why)
-        return move
-
-    def format_move(self, move: int) -> str:
-        """``k position cell``, e.g. ``1 4 0``."""
-        return LAYOUT.format_move(move)
-
 
 def _status_line(state: State, reward: str) -> str:
     w = winner(state)
@@ -538,7 +461,7 @@ def _status_line(state: State, reward: str) -> str:
         score = f"{max(px, po)}-{min(px, po)}"
         return f"All 18 small boards are closed: {lead} leads {score} on points (reward={reward})."
     who = MARKS[state.to_move]
-    boards = playable_boards(state)
+    boards = LAYOUT.playable(state)
     example = f"e.g. '{LAYOUT.example_move(state, boards[0])}'"
     if state.target >= 0:
         where = f"in small board {' or '.join(board_name(b) for b in boards)}"
