@@ -16,9 +16,13 @@ hot paths (``legal``, ``step``, ``playout``) stay in ``ultimate.py`` and ``xtrem
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from attrs import frozen
+
+from purestate.core import keys
 from purestate.core.game import IllegalMove, ParseError
 from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
 
@@ -65,16 +69,29 @@ class Position(Protocol):
         """0 when X is to move, 1 when O is."""
 
 
+@frozen
 class PackedBoards:
-    """The base of both games' states: three masks of small boards packed into ``boards``.
+    """The fields both games' states start with, the won and closed masks packed in ``boards``.
 
-    Building a state is the cost of a step, so the won and closed masks share one int: the
-    lowest ``WIDTH`` bits the boards X has won, the next ``WIDTH`` the boards O has won, the
-    rest the closed boards (won or full).
+    Building a state is the cost of a step, so the three masks of small boards share one int:
+    the lowest ``WIDTH`` bits the boards X has won, the next ``WIDTH`` the boards O has won, the
+    rest the closed boards (won or full). Read them as ``won_x``, ``won_o`` and ``closed``.
+
+    Attributes:
+        x: X's marks, bit ``sb * 9 + cell``.
+        o: O's marks.
+        boards: The won and closed masks, packed.
+        target: The position play was sent to (small board ``target`` of every big board); -1
+            for a free move; ``GAME_OVER`` once the game is over (so the terminal test is one
+            comparison).
+        to_move: 0 when X is to move, 1 when O is.
     """
 
-    __slots__ = ()
+    x: int
+    o: int
     boards: int
+    target: int
+    to_move: int
     WIDTH: ClassVar[int]
     """Bits per mask: the number of small boards."""
     MASK: ClassVar[int]
@@ -529,8 +546,8 @@ class BigBoardGame(Generic[S]):
     """The methods both games answer alike from their ``layout``; the rules are the game's.
 
     A subclass sets ``layout`` and writes ``spec``, ``initial``, ``legal``, ``returns``,
-    ``step``, ``transform`` and the codec and text that differ (the player to move, the bonus
-    move, the points).
+    ``step``, ``transform``, the random game of ``playout`` and the codec and text that differ
+    (the player to move, the bonus move, the points).
     """
 
     __slots__ = ()
@@ -550,9 +567,35 @@ class BigBoardGame(Generic[S]):
         first."""
         return self.layout.symmetries
 
+    def returns(self, state: S) -> tuple[float, float]:
+        """The players' returns (zeros before the end)."""
+        raise NotImplementedError
+
     def transform(self, state: S, sym: int) -> S:
         """The position under symmetry ``sym``."""
         raise NotImplementedError
+
+    def _random_game(self, state: S, rand: Callable[[], float]) -> tuple[float, float]:
+        """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
+        raise NotImplementedError
+
+    def playout(self, state: S, key: keys.Key) -> tuple[float, float]:
+        """The result of a uniformly random game from ``state`` to the end.
+
+        The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
+        the end, but on local ints with no state objects (the game's ``_random_game``), for
+        Monte Carlo search.
+
+        Args:
+            state: Where to start.
+            key: Consumed: the randomness of the whole playout.
+
+        Returns:
+            The returns at the end, as ``returns`` gives them.
+        """
+        if state.target == GAME_OVER:
+            return self.returns(state)
+        return self._random_game(state, keys.generator(key).random)
 
     def transform_move(self, move: int, sym: int) -> int:
         """The move ``sym`` carries ``move`` to."""

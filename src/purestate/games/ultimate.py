@@ -23,11 +23,11 @@ Carlo search.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from attrs import frozen
 
-from purestate.core import keys
 from purestate.core.game import GameSpec, ParseError
 from purestate.games.big_board import (
     GAME_OVER,
@@ -64,24 +64,10 @@ _LEGAL_IN = LAYOUT.legal_in
 class State(PackedBoards):
     """An ultimate tic-tac-toe position.
 
-    Attributes:
-        x: X's marks, bit ``board * 9 + cell``.
-        o: O's marks.
-        boards: Three 9-bit masks of small boards (bit = board), packed into one int because
-            building a state is the cost of a step: bits 0-8 the boards X has won, 9-17 the
-            boards O has won, 18-26 the closed boards (won or full). Read them as ``won_x``,
-            ``won_o`` and ``closed``.
-        target: The board the player to move must play in; -1 for a free move (first move, or
-            sent to a closed board); -2 once the game is over (so the terminal test is one
-            comparison).
-        to_move: 0 when X is to move, 1 when O is.
+    Small boards are numbered 0-8 (``sb`` is the board); ``target`` is the board the player to
+    move must play in, -1 for a free move (first move, or sent to a closed board). The fields
+    and the won and closed masks are those of ``PackedBoards``.
     """
-
-    x: int
-    o: int
-    boards: int
-    target: int
-    to_move: int
 
     WIDTH: ClassVar[int] = 9
     MASK: ClassVar[int] = FULL
@@ -212,22 +198,8 @@ class UltimateTicTacToe(BigBoardGame[State]):
         c = _MOVE_CELL[move]
         return _state(x, o, boards, -1 if boards >> (18 + c) & 1 else c, 1 - state.to_move)
 
-    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
-        """The result of a uniformly random game from ``state`` to the end.
-
-        The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
-        the end, but on local ints with no state objects, for Monte Carlo search.
-
-        Args:
-            state: Where to start.
-            key: Consumed: the randomness of the whole playout.
-
-        Returns:
-            The returns at the end, as ``returns`` gives them.
-        """
-        if _over(state):
-            return self.returns(state)
-        rand = keys.generator(key).random
+    def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
+        """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
         mx = list(LAYOUT.small_masks(state.x))
         mo = list(LAYOUT.small_masks(state.o))
         occ = [a | b for a, b in zip(mx, mo, strict=True)]

@@ -27,11 +27,11 @@ is ``row = 3 * (position // 3) + cell // 3``, ``col = 3 * (position % 3) + cell 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from attrs import frozen
 
-from purestate.core import keys
 from purestate.core.game import GameSpec, ParseError
 from purestate.core.spec import SpecError
 from purestate.games.big_board import (
@@ -82,24 +82,14 @@ _POINTS_OF_MASK: tuple[int, ...] = tuple(
 class State(PackedBoards):
     """An Xtreme tic-tac-toe position.
 
+    Small boards are ``k * 9 + position``; ``target`` is the position ``p`` of the two target
+    boards ``0:p`` and ``1:p``, -1 for a free move (first move, or both targets closed). The
+    other fields and the won and closed masks are those of ``PackedBoards``.
+
     Attributes:
-        x: X's marks, bit ``(k * 9 + position) * 9 + cell``.
-        o: O's marks.
-        boards: Three 18-bit masks of small boards (bit ``k * 9 + position``), packed into one
-            int because building a state is the cost of a step: bits 0-17 the boards X has won,
-            18-35 the boards O has won, 36-53 the closed boards (won or full). Read them as
-            ``won_x``, ``won_o`` and ``closed``.
-        target: The position ``p`` of the two target boards ``0:p`` and ``1:p``; -1 for a free
-            move (first move, or both targets closed); -2 once the game is over.
-        to_move: 0 when X is to move, 1 when O is.
         bonus: Whether this move is a bonus move (it cannot earn another one).
     """
 
-    x: int
-    o: int
-    boards: int
-    target: int
-    to_move: int
     bonus: bool
 
     WIDTH: ClassVar[int] = 18
@@ -295,22 +285,8 @@ class XtremeTicTacToe(BigBoardGame[State]):
         target = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
         return _state(x, o, boards, target, 1 - p, False)
 
-    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
-        """The result of a uniformly random game from ``state`` to the end.
-
-        The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
-        the end, but on local ints with no state objects, for Monte Carlo search.
-
-        Args:
-            state: Where to start.
-            key: Consumed: the randomness of the whole playout.
-
-        Returns:
-            The returns at the end, as ``returns`` gives them.
-        """
-        if _over(state):
-            return self.returns(state)
-        rand = keys.generator(key).random
+    def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
+        """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
         marks = [
             [(state.x >> (9 * sb)) & FULL for sb in range(18)],
             [(state.o >> (9 * sb)) & FULL for sb in range(18)],
