@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from attrs import frozen
 
@@ -35,38 +35,6 @@ D4_INVERSES: tuple[int, ...] = tuple(
     for g in range(8)
 )
 """``D4_INVERSES[g]``: the inverse of the D4 element ``g``."""
-
-
-class Position(Protocol):
-    """What the shared code reads of a state of either game."""
-
-    @property
-    def x(self) -> int:
-        """X's marks, bit ``sb * 9 + cell``."""
-
-    @property
-    def o(self) -> int:
-        """O's marks."""
-
-    @property
-    def won_x(self) -> int:
-        """The small boards X has won (bit ``sb``)."""
-
-    @property
-    def won_o(self) -> int:
-        """The small boards O has won."""
-
-    @property
-    def closed(self) -> int:
-        """The small boards nobody may play in any more (won or full)."""
-
-    @property
-    def target(self) -> int:
-        """The position play was sent to, -1 for a free move, ``GAME_OVER`` at the end."""
-
-    @property
-    def to_move(self) -> int:
-        """0 when X is to move, 1 when O is."""
 
 
 @frozen
@@ -233,12 +201,12 @@ class BigBoards:
         """The small boards a target position sends play to, one per big board."""
         return tuple(9 * k + target for k in range(self.count))
 
-    def open_boards(self, state: Position) -> tuple[int, ...]:
+    def open_boards(self, state: PackedBoards) -> tuple[int, ...]:
         """The small boards that are not closed, in increasing order."""
         closed = state.closed
         return tuple(sb for sb in range(self.boards) if not closed >> sb & 1)
 
-    def playable(self, state: Position) -> tuple[int, ...]:
+    def playable(self, state: PackedBoards) -> tuple[int, ...]:
         """The small boards the player to move may play in (none once the game is over)."""
         t = state.target
         if t == GAME_OVER:
@@ -276,7 +244,7 @@ class BigBoards:
         """The image of a target under symmetry ``g`` (-1 and ``GAME_OVER`` stay)."""
         return CELL_MAPS[g & 7][target] if target >= 0 else target
 
-    def canonical_symmetry(self, state: Position) -> int:
+    def canonical_symmetry(self, state: PackedBoards) -> int:
         """The first symmetry whose image has the smallest ``(x, o, target)``."""
         # compare images by x first and map o and the target only for the contenders
         x, o, t = state.x, state.o, state.target
@@ -302,7 +270,7 @@ class BigBoards:
         names = ", ".join(self.board_name(sb) for sb in boards)
         return f"boards {names}" if self.count == 1 else names
 
-    def free_cells_text(self, state: Position, sb: int) -> str:
+    def free_cells_text(self, state: PackedBoards, sb: int) -> str:
         """The free cells of small board ``sb``, listed."""
         occ = ((state.x | state.o) >> (9 * sb)) & FULL
         return ", ".join(map(str, EMPTY_CELLS[occ]))
@@ -318,11 +286,11 @@ class BigBoards:
             )
         )
 
-    def illegal(self, state: Position, move: object) -> IllegalMove:
+    def illegal(self, state: PackedBoards, move: object) -> IllegalMove:
         """The error for a move ``step`` refuses, saying why (see ``why_illegal``)."""
         return IllegalMove(self.why_illegal(state, move) or f"{move!r} is not legal here")
 
-    def why_illegal(self, state: Position, move: object) -> str | None:
+    def why_illegal(self, state: PackedBoards, move: object) -> str | None:
         """Why ``move`` is not legal in ``state``, or None if it is."""
         if type(move) is not int or not 0 <= move < self.moves:
             where = "board * 9 + cell" if self.count == 1 else "(k * 9 + position) * 9 + cell"
@@ -363,7 +331,7 @@ class BigBoards:
             )
         return None
 
-    def unreachable_marks(self, state: Position) -> str | None:
+    def unreachable_marks(self, state: PackedBoards) -> str | None:
         """Why the marks and the won and closed boards of ``state`` cannot arise, or None."""
         x, o = state.x, state.o
         if x < 0 or o < 0 or x >> self.moves or o >> self.moves or x & o:
@@ -377,7 +345,7 @@ class BigBoards:
             return "both players have three boards in a line"
         return None
 
-    def unreachable_play(self, state: Position, last: int) -> str | None:
+    def unreachable_play(self, state: PackedBoards, last: int) -> str | None:
         """Why the end of the game or the target of ``state`` cannot arise, or None.
 
         Run after ``unreachable_marks``; the player to move, the number of marks and any bonus
@@ -418,7 +386,7 @@ class BigBoards:
 
     # --- text ----------------------------------------------------------------------------
 
-    def encode_cells(self, state: Position) -> str:
+    def encode_cells(self, state: PackedBoards) -> str:
         """The cells, ``X``/``O``/``.``, nine per small board: ``/`` between small boards,
         ``|`` between big boards."""
         x, o = state.x, state.o
@@ -454,7 +422,7 @@ class BigBoards:
         what = "board" if self.count == 1 else "position"
         raise ParseError(f"{text!r} is not a target {what}: expected 0-8 or *")
 
-    def grid(self, state: Position, k: int, playable: tuple[int, ...]) -> list[str]:
+    def grid(self, state: PackedBoards, k: int, playable: tuple[int, ...]) -> list[str]:
         """The 9×9 cells of big board ``k``: marks, the numbers of the cells one may play, dots."""
         lines = []
         for r in range(9):
@@ -477,7 +445,7 @@ class BigBoards:
         return lines
 
     @staticmethod
-    def board_symbol(state: Position, sb: int, playable: tuple[int, ...]) -> str:
+    def board_symbol(state: PackedBoards, sb: int, playable: tuple[int, ...]) -> str:
         """``X``/``O`` for a won small board, ``=`` drawn, ``*`` playable, ``.`` otherwise."""
         if state.won_x >> sb & 1:
             return "X"
@@ -491,7 +459,7 @@ class BigBoards:
         """The status line of a game won by player ``w``."""
         return f"{MARKS[w]} wins with three {self.noun}s in a line."
 
-    def example_move(self, state: Position, sb: int) -> str:
+    def example_move(self, state: PackedBoards, sb: int) -> str:
         """A move one may type in small board ``sb``: its first free cell."""
         first = EMPTY_CELLS[((state.x | state.o) >> (9 * sb)) & FULL][0]
         return self.format_move(9 * sb + first)
@@ -539,7 +507,7 @@ class BigBoards:
         return (9 * k + b) * 9 + c
 
 
-S = TypeVar("S", bound=Position)
+S = TypeVar("S", bound=PackedBoards)
 
 
 class BigBoardGame(Generic[S]):
