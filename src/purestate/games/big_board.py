@@ -24,7 +24,7 @@ from attrs import frozen
 
 from purestate.core import keys
 from purestate.core.game import IllegalMove, ParseError
-from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
+from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS
 
 MARKS = ("X", "O")
 GAME_OVER = -2
@@ -79,35 +79,6 @@ class PackedBoards:
     def closed(self) -> int:
         """The small boards nobody may play in any more (won or full)."""
         return self.boards >> (2 * self.WIDTH)
-
-
-def draw_free(occupied: list[int], closed: int, boards: int, u: float) -> tuple[int, int]:
-    """A free move drawn uniformly from every free cell of every open small board.
-
-    For the playouts, which keep each small board's occupied cells in a list.
-
-    Args:
-        occupied: The occupied cells of each small board (9-bit masks).
-        closed: The closed small boards.
-        boards: How many small boards there are.
-        u: A uniform draw from [0, 1).
-
-    Returns:
-        ``(sb, cell)``: the small board and the cell.
-    """
-    total = 0
-    for sb in range(boards):
-        if not closed >> sb & 1:
-            total += FREE_COUNT[occupied[sb]]
-    r = int(u * total)
-    sb = 0
-    while True:
-        if not closed >> sb & 1:
-            n = FREE_COUNT[occupied[sb]]
-            if r < n:
-                return sb, EMPTY_CELLS[occupied[sb]][r]
-            r -= n
-        sb += 1
 
 
 def _digits(text: str) -> bool:

@@ -35,9 +35,8 @@ from purestate.games.big_board import (
     BigBoardGame,
     BigBoards,
     PackedBoards,
-    draw_free,
 )
-from purestate.games.small_board import EMPTY_CELLS, FULL, MASK_IMAGES, WINS
+from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
 
 __all__ = [
     "GAME_OVER",
@@ -212,7 +211,22 @@ class UltimateTicTacToe(BigBoardGame[State]):
                 cells = EMPTY_CELLS[occ[b]]
                 c = cells[int(rand() * len(cells))]
             else:
-                b, c = draw_free(occ, closed, 9, rand())
+                # a free move: draw one of all the free cells of the open boards (written out,
+                # like Xtreme's: a function call here costs the playout a few per cent)
+                total = 0
+                for bb in range(9):
+                    if not closed >> bb & 1:
+                        total += FREE_COUNT[occ[bb]]
+                r = int(rand() * total)
+                b = 0
+                while True:
+                    if not closed >> b & 1:
+                        n = FREE_COUNT[occ[b]]
+                        if r < n:
+                            break
+                        r -= n
+                    b += 1
+                c = EMPTY_CELLS[occ[b]][r]
             bit = 1 << c
             filled = occ[b] | bit
             occ[b] = filled
