@@ -7,11 +7,19 @@ boards a player has won or that are closed are masks with bit ``sb``. A position
 the position ``p`` the last move sent play to (small board ``p`` of every big board), -1 for a
 free move and ``GAME_OVER`` at the end.
 
-``BigBoards`` holds what follows from that layout alone: the move tables, the symmetries (D4 on
-positions and cells together, and for two big boards the swap of the boards), decoding and
-validation, the reasons a move is illegal, the text of the boards and the parsing of typed
-moves. The rules each game keeps alone (who moves next, what a finished game is worth) and the
-hot paths (``legal``, ``step``, ``playout``) stay in ``ultimate.py`` and ``xtreme.py``.
+- ``PackedBoards``: the fields both states start with (the won and closed masks packed in one
+  int); each game's ``State`` subclasses it.
+- ``BigBoards``: what follows from the layout alone: the move tables, the symmetries (D4 on
+  positions and cells together, and for two big boards the swap of the boards), decoding and
+  validation, the reasons a move is illegal, the text of the boards, typed moves. One instance
+  per game, its ``LAYOUT``.
+- ``BigBoardGame``: the game methods both answer alike from their layout (``to_move``,
+  ``is_over``, the symmetries, ``canonical``, ``parse_move``, ``format_move``, the entry of
+  ``playout``).
+
+The rules each game keeps alone (who moves next, what a finished game is worth) and the hot
+paths (``legal``, ``step``, the random game of ``playout``) stay in ``ultimate.py`` and
+``xtreme.py``, written out for speed.
 """
 
 from __future__ import annotations
@@ -110,6 +118,8 @@ class BigBoards:
 
     def __init__(self, count: int, game: str) -> None:
         """Build the tables of ``count`` (1 or 2) big boards for the game named ``game``."""
+        if count not in (1, 2):
+            raise ValueError(f"one or two big boards, not {count}")
         self.count = count
         self.game = game
         self.boards = 9 * count
