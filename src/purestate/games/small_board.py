@@ -54,22 +54,27 @@ POSITION_POINTS: tuple[int, ...] = (4, 6, 4, 6, 3, 6, 4, 6, 4)
 """Xtreme tic-tac-toe points of a small board by its position: corner 4, edge 6, centre 3."""
 
 
-def line_counts(mine: int, theirs: int) -> tuple[int, int]:
+def line_counts(
+    mine: int, theirs: int, blocked: int = 0, lines: tuple[int, ...] = LINE_MASKS
+) -> tuple[int, int]:
     """Count two threats and blocks of one player on one 3×3 board.
 
     Args:
         mine: The player's 9-bit mask.
         theirs: The opponent's 9-bit mask.
+        blocked: Cells that are nobody's and not empty either (the drawn small boards, when the
+            "board" is a big board): a line through one holds no threat.
+        lines: The lines to count (all eight, or ``LINES_THROUGH[c]``).
 
     Returns:
         ``(twos, blocks)``: lines holding two of ``mine`` and an empty third cell, and lines
         holding two of ``theirs`` and one of ``mine``.
     """
     twos = blocks = 0
-    for line in LINE_MASKS:
+    for line in lines:
         a = (mine & line).bit_count()
         b = (theirs & line).bit_count()
-        if a == 2 and b == 0:
+        if a == 2 and b == 0 and not blocked & line:
             twos += 1
         elif a == 1 and b == 2:
             blocks += 1

@@ -23,77 +23,53 @@ Carlo search.
 
 from __future__ import annotations
 
-from itertools import chain
+from collections.abc import Callable
+from typing import ClassVar
 
 from attrs import frozen
 
-from purestate.core import keys
-from purestate.core.game import GameSpec, IllegalMove, ParseError
-from purestate.games.small_board import (
-    CELL_MAPS,
-    EMPTY_CELLS,
-    FREE_COUNT,
-    FULL,
-    MASK_IMAGES,
-    WINS,
+from purestate.core.game import GameSpec, ParseError
+from purestate.games.big_board import (
+    GAME_OVER,
+    MARKS,
+    BigBoardGame,
+    BigBoards,
+    PackedBoards,
 )
+from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
 
-MARKS = ("X", "O")
-SYMMETRIES: tuple[int, ...] = tuple(range(8))
+__all__ = [
+    "GAME_OVER",
+    "LAYOUT",
+    "MARKS",
+    "SYMMETRIES",
+    "State",
+    "UltimateTicTacToe",
+    "make_state",
+    "playable_boards",
+    "winner",
+]
 
-_MOVE_BOARD: tuple[int, ...] = tuple(m // 9 for m in range(81))
-_MOVE_CELL: tuple[int, ...] = tuple(m % 9 for m in range(81))
-# _LEGAL_IN[b][occupied]: the move ids of the free cells of board b
-_LEGAL_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(9 * b + c for c in EMPTY_CELLS[occ]) for occ in range(512)) for b in range(9)
-)
-# D4 acts on the board index and the cell index with the same permutation
-_MOVE_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * CELL_MAPS[g][m // 9] + CELL_MAPS[g][m % 9] for m in range(81)) for g in SYMMETRIES
-)
-_INVERSES: tuple[int, ...] = tuple(
-    next(h for h in SYMMETRIES if all(CELL_MAPS[h][CELL_MAPS[g][c]] == c for c in range(9)))
-    for g in SYMMETRIES
-)
+LAYOUT = BigBoards(1, "ultimate_tictactoe")
+"""One big board: the tables, symmetries, codec and texts shared with Xtreme tic-tac-toe."""
+SYMMETRIES = LAYOUT.symmetries
+
+_MOVE_BOARD = LAYOUT.move_board
+_MOVE_CELL = LAYOUT.move_cell
+_LEGAL_IN = LAYOUT.legal_in
 
 
 @frozen
-class State:
+class State(PackedBoards):
     """An ultimate tic-tac-toe position.
 
-    Attributes:
-        x: X's marks, bit ``board * 9 + cell``.
-        o: O's marks.
-        boards: Three 9-bit masks of small boards (bit = board), packed into one int because
-            building a state is the cost of a step: bits 0-8 the boards X has won, 9-17 the
-            boards O has won, 18-26 the closed boards (won or full). Read them as ``won_x``,
-            ``won_o`` and ``closed``.
-        target: The board the player to move must play in; -1 for a free move (first move, or
-            sent to a closed board); -2 once the game is over (so the terminal test is one
-            comparison).
-        to_move: 0 when X is to move, 1 when O is.
+    Small boards are numbered 0-8 (``sb`` is the board); ``target`` is the board the player to
+    move must play in, -1 for a free move (first move, or sent to a closed board). The fields
+    and the won and closed masks are those of ``PackedBoards``.
     """
 
-    x: int
-    o: int
-    boards: int
-    target: int
-    to_move: int
-
-    @property
-    def won_x(self) -> int:
-        """The small boards X has won (bit = board)."""
-        return self.boards & FULL
-
-    @property
-    def won_o(self) -> int:
-        """The small boards O has won."""
-        return (self.boards >> 9) & FULL
-
-    @property
-    def closed(self) -> int:
-        """The small boards nobody may play in any more (won or full)."""
-        return self.boards >> 18
+    WIDTH: ClassVar[int] = 9
+    MASK: ClassVar[int] = FULL
 
 
 # Building the new state is half the cost of a step. ``_state`` fills the slots through their
@@ -122,17 +98,8 @@ def make_state(
     return State(x, o, won_x | won_o << 9 | closed << 18, target, to_move)
 
 
-GAME_OVER = -2
-"""The ``target`` of a finished game."""
-
-
 def _over(s: State) -> bool:
     return s.target == GAME_OVER
-
-
-def _ended(boards: int) -> bool:
-    """Whether the packed won/closed masks make a finished game."""
-    return WINS[boards & FULL] or WINS[(boards >> 9) & FULL] or boards >> 18 == FULL
 
 
 def winner(state: State) -> int | None:
@@ -144,132 +111,29 @@ def winner(state: State) -> int | None:
     return None
 
 
-def small_boards(bits: int) -> tuple[int, ...]:
-    """The nine 9-bit masks of an 81-bit board."""
-    return tuple((bits >> (9 * b)) & FULL for b in range(9))
-
-
-def _derived(x: int, o: int) -> tuple[int, int, int]:
-    """Won and closed masks computed from the marks (for decoding)."""
-    won_x = won_o = closed = 0
-    for b in range(9):
-        mx = (x >> (9 * b)) & FULL
-        mo = (o >> (9 * b)) & FULL
-        if WINS[mx]:
-            won_x |= 1 << b
-        if WINS[mo]:
-            won_o |= 1 << b
-        if WINS[mx] or WINS[mo] or mx | mo == FULL:
-            closed |= 1 << b
-    return won_x, won_o, closed
-
-
-def _map_bits(bits: int, g: int) -> int:
-    """The image of an 81-bit board under symmetry ``g``."""
-    if g == 0:
-        return bits
-    images = MASK_IMAGES[g]
-    boards = CELL_MAPS[g]
-    out = 0
-    for b in range(9):
-        m = (bits >> (9 * b)) & FULL
-        if m:
-            out |= images[m] << (9 * boards[b])
-    return out
-
-
-def open_boards(state: State) -> tuple[int, ...]:
-    """The boards that are not closed, in increasing order."""
-    return tuple(b for b in range(9) if not state.closed >> b & 1)
-
-
 def playable_boards(state: State) -> tuple[int, ...]:
     """The boards the player to move may play in (none once the game is over)."""
-    if _over(state):
-        return ()
-    if state.target >= 0:
-        return (state.target,)
-    return open_boards(state)
-
-
-def _why_illegal(state: State, move: object) -> str | None:
-    """Why ``move`` is not legal in ``state``, or None if it is."""
-    if type(move) is not int or not 0 <= move < 81:
-        return (
-            f"{move!r} is not a move of ultimate_tictactoe (moves are ints board * 9 + cell, 0-80)"
-        )
-    if _over(state):
-        return "the game is over"
-    b, c = _MOVE_BOARD[move], _MOVE_CELL[move]
-    if state.target >= 0 and b != state.target:
-        return (
-            f"you were sent to board {state.target}: play there "
-            f"(free cells {_cells_text(state, state.target)})"
-        )
-    if state.closed >> b & 1:
-        how = (
-            "won by X"
-            if state.won_x >> b & 1
-            else "won by O"
-            if state.won_o >> b & 1
-            else "full (drawn)"
-        )
-        boards = ", ".join(map(str, open_boards(state)))
-        return f"board {b} is closed ({how}); you may play in boards {boards}"
-    if (state.x | state.o) >> move & 1:
-        return f"cell {c} of board {b} is taken (free cells there: {_cells_text(state, b)})"
-    return None
-
-
-def _cells_text(state: State, b: int) -> str:
-    occ = ((state.x | state.o) >> (9 * b)) & FULL
-    return ", ".join(map(str, EMPTY_CELLS[occ]))
+    return LAYOUT.playable(state)
 
 
 def _valid(state: State) -> str | None:
     """Why ``state`` cannot arise in a game, or None if it can (as far as cheap checks tell)."""
-    x, o = state.x, state.o
-    if x < 0 or o < 0 or x >> 81 or o >> 81 or x & o:
-        return "marks outside the board or two marks on one cell"
-    nx, no = x.bit_count(), o.bit_count()
+    why = LAYOUT.unreachable_marks(state)
+    if why is not None:
+        return why
+    nx, no = state.x.bit_count(), state.o.bit_count()
     if nx - no not in (0, 1):
         return f"{nx} X and {no} O: X moves first, so X has as many marks as O or one more"
     if state.to_move != nx - no:
         return "the player to move does not match the marks on the board"
-    if (state.won_x, state.won_o, state.closed) != _derived(x, o):
-        return "the won and closed boards do not match the marks"
-    if state.won_x & state.won_o:
-        return "a small board has lines of both players"
-    wx, wo = WINS[state.won_x], WINS[state.won_o]
-    if wx and wo:
-        return "both players have three boards in a line"
-    if (wx and nx == no) or (wo and nx != no):
-        return "a player moved after the game was won"
-    t = state.target
-    if not -2 <= t <= 8:
-        return f"target board {t} is not a board (0-8, or * for a free move)"
-    if (t == GAME_OVER) != _ended(state.boards):
-        if t == GAME_OVER:
-            return "the target says the game is over, but it is not"
-        return "the game is over, so the target must be *"
-    if t >= 0:
-        if state.closed >> t & 1:
-            return f"target board {t} is closed, so the move is free (write *)"
-        last = o if state.to_move == 0 else x
-        if not any(last >> (9 * b + t) & 1 for b in range(9)):
-            return f"no mark of the last mover on a cell {t} could have sent play to board {t}"
-    elif nx + no > 0 and not _over(state):
-        last = o if state.to_move == 0 else x
-        if not any(
-            last >> (9 * b + c) & 1 for c in range(9) if state.closed >> c & 1 for b in range(9)
-        ):
-            return "a free move needs a last move into a cell whose board is closed"
-    return None
+    return LAYOUT.unreachable_play(state, 1 - state.to_move)
 
 
 @frozen
-class UltimateTicTacToe:
+class UltimateTicTacToe(BigBoardGame[State]):
     """Ultimate tic-tac-toe (nine small boards, closed boards free the move); X moves first."""
+
+    layout = LAYOUT
 
     @property
     def spec(self) -> GameSpec:
@@ -280,10 +144,6 @@ class UltimateTicTacToe:
         """The empty board, X to move, free move."""
         return _EMPTY
 
-    def to_move(self, state: State) -> int:
-        """0 for X, 1 for O."""
-        return state.to_move
-
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
         t = state.target
@@ -293,16 +153,7 @@ class UltimateTicTacToe:
         boards = state.boards
         if t >= 0:
             return _LEGAL_IN[t][(occ >> (9 * t)) & FULL]
-        closed = boards >> 18
-        return tuple(
-            chain.from_iterable(
-                _LEGAL_IN[b][(occ >> (9 * b)) & FULL] for b in range(9) if not closed >> b & 1
-            )
-        )
-
-    def is_over(self, state: State) -> bool:
-        """Three won boards in a line, or every board closed."""
-        return _over(state)
+        return LAYOUT.free_moves(occ, boards >> 18)
 
     def returns(self, state: State) -> tuple[float, float]:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
@@ -321,11 +172,11 @@ class UltimateTicTacToe:
         """
         # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
         if type(move) is not int or not 0 <= move < 81:
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move")
+            raise LAYOUT.illegal(state, move)
         b = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
         if (b != t if t >= 0 else t == GAME_OVER) or boards >> (18 + b) & 1 or (x | o) >> move & 1:
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not legal here")
+            raise LAYOUT.illegal(state, move)
         shift = 9 * b
         if state.to_move == 0:
             x |= 1 << move
@@ -346,24 +197,10 @@ class UltimateTicTacToe:
         c = _MOVE_CELL[move]
         return _state(x, o, boards, -1 if boards >> (18 + c) & 1 else c, 1 - state.to_move)
 
-    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
-        """The result of a uniformly random game from ``state`` to the end.
-
-        The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
-        the end, but on local ints with no state objects, for Monte Carlo search.
-
-        Args:
-            state: Where to start.
-            key: Consumed: the randomness of the whole playout.
-
-        Returns:
-            The returns at the end, as ``returns`` gives them.
-        """
-        if _over(state):
-            return self.returns(state)
-        rand = keys.generator(key).random
-        mx = list(small_boards(state.x))
-        mo = list(small_boards(state.o))
+    def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
+        """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
+        mx = list(LAYOUT.small_masks(state.x))
+        mo = list(LAYOUT.small_masks(state.o))
         occ = [a | b for a, b in zip(mx, mo, strict=True)]
         won_x, won_o, closed = state.won_x, state.won_o, state.closed
         t = state.target
@@ -374,7 +211,8 @@ class UltimateTicTacToe:
                 cells = EMPTY_CELLS[occ[b]]
                 c = cells[int(rand() * len(cells))]
             else:
-                # a free move: draw one of all the free cells of the open boards
+                # a free move: draw one of all the free cells of the open boards (written out,
+                # like Xtreme's: a function call here costs the playout a few per cent)
                 total = 0
                 for bb in range(9):
                     if not closed >> bb & 1:
@@ -425,49 +263,20 @@ class UltimateTicTacToe:
                 p = 0
             t = -1 if closed >> c & 1 else c
 
-    @property
-    def symmetries(self) -> tuple[int, ...]:
-        """The 8 elements of D4 acting on board and cell together, identity first."""
-        return SYMMETRIES
-
     def transform(self, state: State, sym: int) -> State:
         """The position rotated or reflected by ``sym`` (boards and cells move together)."""
         if sym == 0:
             return state
         images = MASK_IMAGES[sym]
-        t = state.target
         return make_state(
-            _map_bits(state.x, sym),
-            _map_bits(state.o, sym),
+            LAYOUT.map_bits(state.x, sym),
+            LAYOUT.map_bits(state.o, sym),
             images[state.won_x],
             images[state.won_o],
             images[state.closed],
-            CELL_MAPS[sym][t] if t >= 0 else t,
+            LAYOUT.map_target(state.target, sym),
             state.to_move,
         )
-
-    def transform_move(self, move: int, sym: int) -> int:
-        """The move ``sym`` carries ``move`` to."""
-        return _MOVE_MAPS[sym][move]
-
-    def inverse(self, sym: int) -> int:
-        """The inverse element."""
-        return _INVERSES[sym]
-
-    def canonical(self, state: State) -> tuple[State, int]:
-        """The image with the smallest (x, o, target) and the first symmetry that gives it."""
-        # compare images by x first and map o and the target only for the contenders
-        x, o, t = state.x, state.o, state.target
-        best_key = (x, o, t)
-        best_g = 0
-        for g in SYMMETRIES[1:]:
-            gx = _map_bits(x, g)
-            if gx > best_key[0]:
-                continue
-            k = (gx, _map_bits(o, g), CELL_MAPS[g][t] if t >= 0 else t)
-            if k < best_key:
-                best_key, best_g = k, g
-        return self.transform(state, best_g), best_g
 
     def encode(self, state: State) -> str:
         """Nine groups of nine cells (board by board, ``X``/``O``/``.``) and the target board.
@@ -475,9 +284,7 @@ class UltimateTicTacToe:
         Example: ``....X..../.../......... 4`` after X's first move in cell 4 of board 0: O must
         play in board 4. The target is ``*`` for a free move and at the end of the game.
         """
-        cells = ["X" if state.x >> i & 1 else "O" if state.o >> i & 1 else "." for i in range(81)]
-        groups = "/".join("".join(cells[9 * b : 9 * b + 9]) for b in range(9))
-        return f"{groups} {state.target if state.target >= 0 else '*'}"
+        return f"{LAYOUT.encode_cells(state)} {state.target if state.target >= 0 else '*'}"
 
     def decode(self, text: str) -> State:
         """The position written by ``encode``.
@@ -491,20 +298,10 @@ class UltimateTicTacToe:
                 f"{text!r} is not a position: expected 81 cells (X, O or '.', groups of 9 "
                 "may be separated by '/') and the target board (0-8 or *)"
             )
-        board, target = parts
-        cells = [ch for ch in board.upper() if ch not in "/|"]
-        if len(cells) != 81 or any(ch not in "XO." for ch in cells):
-            raise ParseError(f"{board!r} is not a board: expected 81 of X, O or '.'")
-        if target == "*":
-            t = -1
-        elif target.isdigit() and int(target) <= 8:
-            t = int(target)
-        else:
-            raise ParseError(f"{target!r} is not a target board: expected 0-8 or *")
-        x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
-        o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
-        won_x, won_o, closed = _derived(x, o)
-        if t == -1 and _ended(won_x | won_o << 9 | closed << 18):
+        x, o = LAYOUT.decode_cells(parts[0])
+        t = LAYOUT.decode_target(parts[1])
+        won_x, won_o, closed = LAYOUT.derived(x, o)
+        if t == -1 and LAYOUT.ended(won_x, won_o, closed):
             t = GAME_OVER
         state = make_state(x, o, won_x, won_o, closed, t, x.bit_count() - o.bit_count())
         why = _valid(state)
@@ -519,32 +316,11 @@ class UltimateTicTacToe:
         cells show ``.``. Beside the grid, the big board shows ``X``/``O`` for won boards, ``=``
         for drawn ones, ``*`` for the boards open to the player to move and ``.`` for the others.
         """
-        playable = set(playable_boards(state))
-        lines: list[str] = []
-        for r in range(9):
-            row = []
-            for col in range(9):
-                b = (r // 3) * 3 + col // 3
-                c = (r % 3) * 3 + col % 3
-                i = 9 * b + c
-                if state.x >> i & 1:
-                    ch = "X"
-                elif state.o >> i & 1:
-                    ch = "O"
-                elif b in playable:
-                    ch = str(c)
-                else:
-                    ch = "."
-                row.append(ch)
-            lines.append(" " + " | ".join(" ".join(row[3 * k : 3 * k + 3]) for k in range(3)))
-            if r in (2, 5):
-                lines.append("-------+-------+-------")
+        playable = playable_boards(state)
+        lines = LAYOUT.grid(state, 0, playable)
         side = ["big board    boards"]
         for br in range(3):
-            status = []
-            for bc in range(3):
-                b = 3 * br + bc
-                status.append(_board_symbol(state, b, b in playable))
+            status = [LAYOUT.board_symbol(state, 3 * br + bc, playable) for bc in range(3)]
             side.append(f"  {' '.join(status)}        {3 * br} {3 * br + 1} {3 * br + 2}")
         side += ["", "* = you may play there", "X/O = won, = = drawn"]
         out = [
@@ -555,60 +331,19 @@ class UltimateTicTacToe:
         out.append(_status_line(state))
         return "\n".join(out)
 
-    def parse_move(self, state: State, text: str) -> int:
-        """``board cell`` (``4 0``, ``4,0``, ``(4, 0)``) or a move id 0-80.
-
-        Raises:
-            ParseError: if the text is not a move.
-            IllegalMove: if the move is not legal here (the message says where one may play).
-        """
-        tokens = text.replace(",", " ").replace("(", " ").replace(")", " ").split()
-        if not tokens or not all(t.isdigit() for t in tokens) or len(tokens) > 2:
-            raise ParseError(
-                f"{text.strip()!r} is not a move: type 'board cell' (each 0-8, e.g. '4 0') "
-                "or a move number 0-80"
-            )
-        if len(tokens) == 1:
-            move = int(tokens[0])
-            if move > 80:
-                raise ParseError(f"{move} is not a move number: they go from 0 to 80")
-        else:
-            b, c = int(tokens[0]), int(tokens[1])
-            if b > 8 or c > 8:
-                raise ParseError(f"{text.strip()!r}: boards and cells are numbered 0-8")
-            move = 9 * b + c
-        why = _why_illegal(state, move)
-        if why is not None:
-            raise IllegalMove(why)
-        return move
-
-    def format_move(self, move: int) -> str:
-        """``board cell``, e.g. ``4 0``."""
-        return f"{move // 9} {move % 9}"
-
-
-def _board_symbol(state: State, b: int, playable: bool) -> str:
-    if state.won_x >> b & 1:
-        return "X"
-    if state.won_o >> b & 1:
-        return "O"
-    if state.closed >> b & 1:
-        return "="
-    return "*" if playable else "."
-
 
 def _status_line(state: State) -> str:
     w = winner(state)
     if w is not None:
-        return f"{MARKS[w]} wins with three boards in a line."
+        return LAYOUT.winner_line(w)
     if _over(state):
         return "Draw: every board is closed and nobody has three in a line."
     who = MARKS[state.to_move]
-    if state.target >= 0:
-        t = state.target
-        first = EMPTY_CELLS[((state.x | state.o) >> (9 * t)) & FULL][0]
-        return f"{who} to move in board {t}: type 'board cell', e.g. '{t} {first}'."
-    boards = ", ".join(map(str, open_boards(state)))
+    t = state.target
+    if t >= 0:
+        example = LAYOUT.example_move(state, t)
+        return f"{who} to move in board {t}: type 'board cell', e.g. '{example}'."
+    boards = ", ".join(map(str, LAYOUT.open_boards(state)))
     return f"{who} to move, free move in any open board ({boards}): type 'board cell'."
 
 

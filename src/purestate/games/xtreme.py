@@ -27,97 +27,73 @@ is ``row = 3 * (position // 3) + cell // 3``, ``col = 3 * (position % 3) + cell 
 
 from __future__ import annotations
 
-from itertools import chain
-from typing import Literal
+from collections.abc import Callable
+from typing import ClassVar, Literal
 
 from attrs import frozen
 
-from purestate.core import keys
-from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.game import GameSpec, ParseError
 from purestate.core.spec import SpecError
-from purestate.games.small_board import (
-    CELL_MAPS,
-    EMPTY_CELLS,
-    FREE_COUNT,
-    FULL,
-    MASK_IMAGES,
-    POSITION_POINTS,
-    WINS,
+from purestate.games.big_board import (
+    GAME_OVER,
+    MARKS,
+    BigBoardGame,
+    BigBoards,
+    PackedBoards,
 )
+from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, POSITION_POINTS, WINS
 
-MARKS = ("X", "O")
-ALL_CLOSED = (1 << 18) - 1
+__all__ = [
+    "ALL_CLOSED",
+    "GAME_OVER",
+    "LAYOUT",
+    "MARKS",
+    "MAX_POINTS",
+    "SYMMETRIES",
+    "Reward",
+    "State",
+    "XtremeTicTacToe",
+    "board_name",
+    "make_state",
+    "points",
+    "winner",
+]
+
+LAYOUT = BigBoards(2, "xtreme_tictactoe")
+"""Two big boards: the tables, symmetries, codec and texts shared with ultimate tic-tac-toe."""
+ALL_CLOSED = LAYOUT.all_boards
 MAX_POINTS = 86
-SYMMETRIES: tuple[int, ...] = tuple(range(16))
+SYMMETRIES = LAYOUT.symmetries
 """``g`` = D4 element ``g % 8`` on positions and cells together, then swap the big boards if
 ``g >= 8``."""
 
 Reward = Literal["draw", "tiebreak", "points"]
 
-_MOVE_BOARD: tuple[int, ...] = tuple(m // 9 for m in range(162))
-_MOVE_CELL: tuple[int, ...] = tuple(m % 9 for m in range(162))
-_LEGAL_IN: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(9 * sb + c for c in EMPTY_CELLS[occ]) for occ in range(512)) for sb in range(18)
-)
-_SB_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * ((sb // 9) ^ (g >> 3)) + CELL_MAPS[g & 7][sb % 9] for sb in range(18))
-    for g in SYMMETRIES
-)
-_MOVE_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(9 * _SB_MAPS[g][m // 9] + CELL_MAPS[g & 7][m % 9] for m in range(162)) for g in SYMMETRIES
-)
-_D4_INVERSES: tuple[int, ...] = tuple(
-    next(h for h in range(8) if all(CELL_MAPS[h][CELL_MAPS[g][c]] == c for c in range(9)))
-    for g in range(8)
-)
-_INVERSES: tuple[int, ...] = tuple(_D4_INVERSES[g & 7] | (g & 8) for g in SYMMETRIES)
+_MOVE_BOARD = LAYOUT.move_board
+_MOVE_CELL = LAYOUT.move_cell
+_LEGAL_IN = LAYOUT.legal_in
 _POINTS_OF_MASK: tuple[int, ...] = tuple(
     sum(POSITION_POINTS[p] for p in range(9) if m >> p & 1) for m in range(512)
 )
 
 
 @frozen
-class State:
+class State(PackedBoards):
     """An Xtreme tic-tac-toe position.
 
+    Small boards are ``k * 9 + position``; ``target`` is the position ``p`` of the two target
+    boards ``0:p`` and ``1:p``, -1 for a free move (first move, or both targets closed). The
+    other fields and the won and closed masks are those of ``PackedBoards``.
+
     Attributes:
-        x: X's marks, bit ``(k * 9 + position) * 9 + cell``.
-        o: O's marks.
-        boards: Three 18-bit masks of small boards (bit ``k * 9 + position``), packed into one
-            int because building a state is the cost of a step: bits 0-17 the boards X has won,
-            18-35 the boards O has won, 36-53 the closed boards (won or full). Read them as
-            ``won_x``, ``won_o`` and ``closed``.
-        target: The position ``p`` of the two target boards ``0:p`` and ``1:p``; -1 for a free
-            move (first move, or both targets closed); -2 once the game is over.
-        to_move: 0 when X is to move, 1 when O is.
         bonus: Whether this move is a bonus move (it cannot earn another one).
     """
 
-    x: int
-    o: int
-    boards: int
-    target: int
-    to_move: int
     bonus: bool
 
-    @property
-    def won_x(self) -> int:
-        """The small boards X has won (bit ``k * 9 + position``)."""
-        return self.boards & ALL_CLOSED
+    WIDTH: ClassVar[int] = 18
+    MASK: ClassVar[int] = ALL_CLOSED
 
-    @property
-    def won_o(self) -> int:
-        """The small boards O has won."""
-        return (self.boards >> 18) & ALL_CLOSED
-
-    @property
-    def closed(self) -> int:
-        """The small boards nobody may play in any more (won or full)."""
-        return self.boards >> 36
-
-
-GAME_OVER = -2
-"""The ``target`` of a finished game."""
 
 # Building the new state is most of the cost of a step. ``_state`` fills the slots through their
 # descriptors, skipping attrs' setattr-by-name in ``__init__``; the result is the same frozen
@@ -154,10 +130,6 @@ def _over(s: State) -> bool:
     return s.target == GAME_OVER
 
 
-def _ended(won_x: int, won_o: int, closed: int) -> bool:
-    return _line(won_x) or _line(won_o) or closed == ALL_CLOSED
-
-
 def winner(state: State) -> int | None:
     """0 if X has three small boards in a line on a big board, 1 if O has, None otherwise."""
     if _line(state.won_x):
@@ -177,136 +149,32 @@ def points(state: State) -> tuple[int, int]:
 
 def board_name(sb: int) -> str:
     """A small board as people name it: ``k:position``, e.g. ``1:4``."""
-    return f"{sb // 9}:{sb % 9}"
-
-
-def _derived(x: int, o: int) -> tuple[int, int, int]:
-    won_x = won_o = closed = 0
-    for sb in range(18):
-        mx = (x >> (9 * sb)) & FULL
-        mo = (o >> (9 * sb)) & FULL
-        if WINS[mx]:
-            won_x |= 1 << sb
-        if WINS[mo]:
-            won_o |= 1 << sb
-        if WINS[mx] or WINS[mo] or mx | mo == FULL:
-            closed |= 1 << sb
-    return won_x, won_o, closed
-
-
-def _map_bits(bits: int, g: int) -> int:
-    if g == 0:
-        return bits
-    images = MASK_IMAGES[g & 7]
-    boards = _SB_MAPS[g]
-    out = 0
-    for sb in range(18):
-        m = (bits >> (9 * sb)) & FULL
-        if m:
-            out |= images[m] << (9 * boards[sb])
-    return out
-
-
-def _map_boards(mask: int, g: int) -> int:
-    images = MASK_IMAGES[g & 7]
-    lo, hi = images[mask & FULL], images[mask >> 9]
-    return (lo << 9 | hi) if g & 8 else (hi << 9 | lo)
-
-
-def open_boards(state: State) -> tuple[int, ...]:
-    """The small boards (``k * 9 + position``) that are not closed, in increasing order."""
-    return tuple(sb for sb in range(18) if not state.closed >> sb & 1)
-
-
-def playable_boards(state: State) -> tuple[int, ...]:
-    """The small boards the player to move may play in (none once the game is over)."""
-    if _over(state):
-        return ()
-    t = state.target
-    if t >= 0:
-        return tuple(sb for sb in (t, t + 9) if not state.closed >> sb & 1)
-    return open_boards(state)
-
-
-def _boards_text(boards: tuple[int, ...]) -> str:
-    return ", ".join(board_name(sb) for sb in boards)
-
-
-def _why_illegal(state: State, move: object) -> str | None:
-    """Why ``move`` is not legal in ``state``, or None if it is."""
-    if type(move) is not int or not 0 <= move < 162:
-        return (
-            f"{move!r} is not a move of xtreme_tictactoe "
-            "(moves are ints (k * 9 + position) * 9 + cell, 0-161)"
-        )
-    if _over(state):
-        return "the game is over"
-    sb, c = _MOVE_BOARD[move], _MOVE_CELL[move]
-    playable = playable_boards(state)
-    if state.closed >> sb & 1:
-        how = (
-            "won by X"
-            if state.won_x >> sb & 1
-            else "won by O"
-            if state.won_o >> sb & 1
-            else "full (drawn)"
-        )
-        where = _boards_text(playable)
-        return f"small board {board_name(sb)} is closed ({how}); you may play in {where}"
-    if sb not in playable:
-        t = state.target
-        return (
-            f"you were sent to small board {t} of either big board: play in "
-            f"{_boards_text(playable)}"
-        )
-    if (state.x | state.o) >> move & 1:
-        occ = ((state.x | state.o) >> (9 * sb)) & FULL
-        free = ", ".join(map(str, EMPTY_CELLS[occ]))
-        return f"cell {c} of small board {board_name(sb)} is taken (free cells there: {free})"
-    return None
+    return LAYOUT.board_name(sb)
 
 
 def _valid(state: State) -> str | None:
     """Why ``state`` cannot arise in a game, or None if it can (as far as cheap checks tell)."""
-    x, o = state.x, state.o
-    if x < 0 or o < 0 or x >> 162 or o >> 162 or x & o:
-        return "marks outside the board or two marks on one cell"
-    if state.to_move not in (0, 1):
+    why = LAYOUT.unreachable_marks(state)
+    if why is not None:
+        return why
+    p, bonus = state.to_move, state.bonus
+    if p not in (0, 1):
         return "the player to move must be X or O"
-    if (state.won_x, state.won_o, state.closed) != _derived(x, o):
-        return "the won and closed boards do not match the marks"
-    if state.won_x & state.won_o:
-        return "a small board has lines of both players"
-    if _line(state.won_x) and _line(state.won_o):
-        return "both players have three boards in a line"
-    nx, no = x.bit_count(), o.bit_count()
-    if nx == no == 0 and (state.to_move or state.bonus or state.target >= 0):
+    if not state.x | state.o and (p or bonus or state.target >= 0):
         return "X makes the first move, a free one"
+    if bonus and not (state.won_o if p else state.won_x):
+        return "a bonus move needs a small board won by the player to move"
     # the player who made the last move: the mover again on a bonus move, else the other one
-    last = state.to_move if state.bonus else 1 - state.to_move
-    t = state.target
-    if (t == GAME_OVER) != _ended(state.won_x, state.won_o, state.closed):
-        if t == GAME_OVER:
-            return "the target says the game is over, but it is not"
-        return "the game is over, so the target must be *"
-    if state.bonus:
-        if _over(state):
-            return "no bonus move once the game is over"
-        if not (state.won_o if last else state.won_x):
-            return "a bonus move needs a small board won by the player to move"
-    if not -2 <= t <= 8:
-        return f"target {t} is not a position (0-8, or * for a free move)"
-    if t >= 0:
-        if state.closed >> t & 1 and state.closed >> (t + 9) & 1:
-            return f"both target boards 0:{t} and 1:{t} are closed, so the move is free (write *)"
-        marks = o if last else x
-        if not any(marks >> (9 * sb + t) & 1 for sb in range(18)):
-            return f"no mark of the last mover on a cell {t} could have sent play to {t}"
+    why = LAYOUT.unreachable_play(state, p if bonus else 1 - p)
+    if why is not None:
+        return why
+    if bonus and _over(state):
+        return "no bonus move once the game is over"
     return None
 
 
 @frozen
-class XtremeTicTacToe:
+class XtremeTicTacToe(BigBoardGame[State]):
     """Xtreme tic-tac-toe: two big boards, correspondence to both, one bonus move per win.
 
     Attributes:
@@ -316,6 +184,7 @@ class XtremeTicTacToe:
     """
 
     reward: Reward = "points"
+    layout = LAYOUT
 
     def __attrs_post_init__(self) -> None:
         if self.reward not in ("draw", "tiebreak", "points"):
@@ -329,10 +198,6 @@ class XtremeTicTacToe:
     def initial(self) -> State:
         """Both boards empty, X to move, free move."""
         return _EMPTY
-
-    def to_move(self, state: State) -> int:
-        """0 for X, 1 for O (the same player twice in a row after a small-board win)."""
-        return state.to_move
 
     def legal(self, state: State) -> tuple[int, ...]:
         """The move ids of the playable empty cells in increasing order; () once over."""
@@ -350,15 +215,7 @@ class XtremeTicTacToe:
                 _LEGAL_IN[t][(occ >> (9 * t)) & FULL]
                 + _LEGAL_IN[t + 9][(occ >> (9 * t + 81)) & FULL]
             )
-        return tuple(
-            chain.from_iterable(
-                _LEGAL_IN[sb][(occ >> (9 * sb)) & FULL] for sb in range(18) if not closed >> sb & 1
-            )
-        )
-
-    def is_over(self, state: State) -> bool:
-        """A line on either big board, or all 18 small boards closed."""
-        return _over(state)
+        return LAYOUT.free_moves(occ, closed)
 
     def returns(self, state: State) -> tuple[float, float]:
         """+1/-1 for a line; at exhaustion as the ``reward`` option says; zeros before the end."""
@@ -391,7 +248,7 @@ class XtremeTicTacToe:
         """
         # the type test first: a bool indexes the tables as 0 or 1 and -1 as the last entry
         if type(move) is not int or not 0 <= move < 162:
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not a move")
+            raise LAYOUT.illegal(state, move)
         sb = _MOVE_BOARD[move]
         x, o, boards, t = state.x, state.o, state.boards, state.target
         if (
@@ -399,7 +256,7 @@ class XtremeTicTacToe:
             or boards >> (36 + sb) & 1
             or (x | o) >> move & 1
         ):
-            raise IllegalMove(_why_illegal(state, move) or f"{move!r} is not legal here")
+            raise LAYOUT.illegal(state, move)
         shift = 9 * sb
         p = state.to_move
         if p == 0:
@@ -427,22 +284,8 @@ class XtremeTicTacToe:
         target = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
         return _state(x, o, boards, target, 1 - p, False)
 
-    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
-        """The result of a uniformly random game from ``state`` to the end.
-
-        The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
-        the end, but on local ints with no state objects, for Monte Carlo search.
-
-        Args:
-            state: Where to start.
-            key: Consumed: the randomness of the whole playout.
-
-        Returns:
-            The returns at the end, as ``returns`` gives them.
-        """
-        if _over(state):
-            return self.returns(state)
-        rand = keys.generator(key).random
+    def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
+        """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
         marks = [
             [(state.x >> (9 * sb)) & FULL for sb in range(18)],
             [(state.o >> (9 * sb)) & FULL for sb in range(18)],
@@ -468,6 +311,8 @@ class XtremeTicTacToe:
                 cells = EMPTY_CELLS[occ[sb]]
                 c = cells[int(rand() * len(cells))]
             else:
+                # a free move: draw one of all the free cells of the open boards (written out,
+                # like ultimate's: a function call here costs the playout a few per cent)
                 total = 0
                 for b in range(18):
                     if not closed >> b & 1:
@@ -511,49 +356,20 @@ class XtremeTicTacToe:
             bonus = False
             p ^= 1
 
-    @property
-    def symmetries(self) -> tuple[int, ...]:
-        """16 elements: D4 on positions and cells together, with or without swapping the boards."""
-        return SYMMETRIES
-
     def transform(self, state: State, sym: int) -> State:
         """The position under symmetry ``sym``."""
         if sym == 0:
             return state
-        t = state.target
         return make_state(
-            _map_bits(state.x, sym),
-            _map_bits(state.o, sym),
-            _map_boards(state.won_x, sym),
-            _map_boards(state.won_o, sym),
-            _map_boards(state.closed, sym),
-            CELL_MAPS[sym & 7][t] if t >= 0 else t,
+            LAYOUT.map_bits(state.x, sym),
+            LAYOUT.map_bits(state.o, sym),
+            LAYOUT.map_boards(state.won_x, sym),
+            LAYOUT.map_boards(state.won_o, sym),
+            LAYOUT.map_boards(state.closed, sym),
+            LAYOUT.map_target(state.target, sym),
             state.to_move,
             state.bonus,
         )
-
-    def transform_move(self, move: int, sym: int) -> int:
-        """The move ``sym`` carries ``move`` to."""
-        return _MOVE_MAPS[sym][move]
-
-    def inverse(self, sym: int) -> int:
-        """The inverse element."""
-        return _INVERSES[sym]
-
-    def canonical(self, state: State) -> tuple[State, int]:
-        """The image with the smallest (x, o, target) and the first symmetry that gives it."""
-        # compare images by x first and map o and the target only for the contenders
-        x, o, t = state.x, state.o, state.target
-        best_key = (x, o, t)
-        best_g = 0
-        for g in SYMMETRIES[1:]:
-            gx = _map_bits(x, g)
-            if gx > best_key[0]:
-                continue
-            k = (gx, _map_bits(o, g), CELL_MAPS[g & 7][t] if t >= 0 else t)
-            if k < best_key:
-                best_key, best_g = k, g
-        return self.transform(state, best_g), best_g
 
     def encode(self, state: State) -> str:
         """18 groups of nine cells, the target position, the mover and ``bonus`` on a bonus move.
@@ -562,14 +378,9 @@ class XtremeTicTacToe:
         groups, ``|`` between the big boards). Example: ``....X..../...|... 4 O`` after X's first
         move in cell 4 of small board 0:0.
         """
-        cells = ["X" if state.x >> i & 1 else "O" if state.o >> i & 1 else "." for i in range(162)]
-        halves = [
-            "/".join("".join(cells[9 * sb : 9 * sb + 9]) for sb in range(9 * k, 9 * k + 9))
-            for k in (0, 1)
-        ]
         t = state.target if state.target >= 0 else "*"
         tail = " bonus" if state.bonus else ""
-        return f"{halves[0]}|{halves[1]} {t} {MARKS[state.to_move]}{tail}"
+        return f"{LAYOUT.encode_cells(state)} {t} {MARKS[state.to_move]}{tail}"
 
     def decode(self, text: str) -> State:
         """The position written by ``encode``.
@@ -584,21 +395,12 @@ class XtremeTicTacToe:
                 "position (0-8 or *), the player to move (X or O) and 'bonus' on a bonus move"
             )
         board, target, mover = parts[:3]
-        cells = [ch for ch in board.upper() if ch not in "/|"]
-        if len(cells) != 162 or any(ch not in "XO." for ch in cells):
-            raise ParseError(f"{board!r} is not a board: expected 162 of X, O or '.'")
-        if target == "*":
-            t = -1
-        elif target.isdigit() and int(target) <= 8:
-            t = int(target)
-        else:
-            raise ParseError(f"{target!r} is not a target position: expected 0-8 or *")
+        x, o = LAYOUT.decode_cells(board)
+        t = LAYOUT.decode_target(target)
         if mover.upper() not in MARKS:
             raise ParseError(f"{mover!r} is not a player: expected X or O")
-        x = sum(1 << i for i, ch in enumerate(cells) if ch == "X")
-        o = sum(1 << i for i, ch in enumerate(cells) if ch == "O")
-        won_x, won_o, closed = _derived(x, o)
-        if t == -1 and _ended(won_x, won_o, closed):
+        won_x, won_o, closed = LAYOUT.derived(x, o)
+        if t == -1 and LAYOUT.ended(won_x, won_o, closed):
             t = GAME_OVER
         state = make_state(
             x, o, won_x, won_o, closed, t, MARKS.index(mover.upper()), len(parts) == 4
@@ -615,15 +417,17 @@ class XtremeTicTacToe:
         cells show ``.``. Under each big board, its small boards show ``X``/``O`` when won,
         ``=`` when drawn, ``*`` when open to the player to move and ``.`` otherwise.
         """
-        playable = set(playable_boards(state))
-        grids = [_grid(state, k, playable) for k in (0, 1)]
+        playable = LAYOUT.playable(state)
+        grids = [LAYOUT.grid(state, k, playable) for k in (0, 1)]
         out = [f"{'big board 0':^23}     {'big board 1':^23}"]
         out += [f"{a}     {b}" for a, b in zip(grids[0], grids[1], strict=True)]
         out.append("")
         for br in range(3):
             rows = []
             for k in (0, 1):
-                syms = [_board_symbol(state, 9 * k + 3 * br + bc, playable) for bc in range(3)]
+                syms = [
+                    LAYOUT.board_symbol(state, 9 * k + 3 * br + bc, playable) for bc in range(3)
+                ]
                 rows.append(f"{' '.join(syms):^23}")
             guide = f"{3 * br} {3 * br + 1} {3 * br + 2}"
             rows.append(guide)
@@ -634,78 +438,11 @@ class XtremeTicTacToe:
         out.append(_status_line(state, self.reward))
         return "\n".join(out)
 
-    def parse_move(self, state: State, text: str) -> int:
-        """``k position cell`` (``1 4 0``, ``1,4,0``, ``(1, 4, 0)``) or a move id 0-161.
-
-        Raises:
-            ParseError: if the text is not a move.
-            IllegalMove: if the move is not legal here (the message says where one may play).
-        """
-        tokens = text.replace(",", " ").replace("(", " ").replace(")", " ").replace(":", " ")
-        parts = tokens.split()
-        if not parts or not all(t.isdigit() for t in parts) or len(parts) not in (1, 3):
-            raise ParseError(
-                f"{text.strip()!r} is not a move: type 'big-board position cell' (e.g. '1 4 0': "
-                "big board 0-1, small board 0-8, cell 0-8) or a move number 0-161"
-            )
-        if len(parts) == 1:
-            move = int(parts[0])
-            if move > 161:
-                raise ParseError(f"{move} is not a move number: they go from 0 to 161")
-        else:
-            k, b, c = (int(p) for p in parts)
-            if k > 1 or b > 8 or c > 8:
-                raise ParseError(
-                    f"{text.strip()!r}: big boards are 0-1, small boards and cells 0-8"
-                )
-            move = (9 * k + b) * 9 + c
-        why = _why_illegal(state, move)
-        if why is not None:
-            raise IllegalMove(why)
-        return move
-
-    def format_move(self, move: int) -> str:
-        """``k position cell``, e.g. ``1 4 0``."""
-        sb, c = divmod(move, 9)
-        return f"{sb // 9} {sb % 9} {c}"
-
-
-def _grid(state: State, k: int, playable: set[int]) -> list[str]:
-    lines = []
-    for r in range(9):
-        row = []
-        for col in range(9):
-            sb = 9 * k + (r // 3) * 3 + col // 3
-            c = (r % 3) * 3 + col % 3
-            i = 9 * sb + c
-            if state.x >> i & 1:
-                row.append("X")
-            elif state.o >> i & 1:
-                row.append("O")
-            elif sb in playable:
-                row.append(str(c))
-            else:
-                row.append(".")
-        lines.append(" " + " | ".join(" ".join(row[3 * j : 3 * j + 3]) for j in range(3)))
-        if r in (2, 5):
-            lines.append("-------+-------+-------")
-    return lines
-
-
-def _board_symbol(state: State, sb: int, playable: set[int]) -> str:
-    if state.won_x >> sb & 1:
-        return "X"
-    if state.won_o >> sb & 1:
-        return "O"
-    if state.closed >> sb & 1:
-        return "="
-    return "*" if sb in playable else "."
-
 
 def _status_line(state: State, reward: str) -> str:
     w = winner(state)
     if w is not None:
-        return f"{MARKS[w]} wins with three small boards in a line."
+        return LAYOUT.winner_line(w)
     if _over(state):
         px, po = points(state)
         if px == po:
@@ -714,10 +451,8 @@ def _status_line(state: State, reward: str) -> str:
         score = f"{max(px, po)}-{min(px, po)}"
         return f"All 18 small boards are closed: {lead} leads {score} on points (reward={reward})."
     who = MARKS[state.to_move]
-    boards = playable_boards(state)
-    sb = boards[0]
-    first = EMPTY_CELLS[((state.x | state.o) >> (9 * sb)) & FULL][0]
-    example = f"e.g. '{sb // 9} {sb % 9} {first}'"
+    boards = LAYOUT.playable(state)
+    example = f"e.g. '{LAYOUT.example_move(state, boards[0])}'"
     if state.target >= 0:
         where = f"in small board {' or '.join(board_name(b) for b in boards)}"
     else:

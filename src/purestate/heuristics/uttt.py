@@ -47,9 +47,8 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.game import Game
-from purestate.games.small_board import FULL, LINE_MASKS, LINES_THROUGH, WINS, cached_line_counts
-from purestate.games.ultimate import UltimateTicTacToe
-from purestate.games.xtreme import XtremeTicTacToe
+from purestate.games.big_board import BigBoardGame
+from purestate.games.small_board import FULL, LINES_THROUGH, WINS, cached_line_counts, line_counts
 
 SMALL_WIN = 10
 SMALL_LINE = 1
@@ -68,10 +67,8 @@ LIMIT = 0.99
 
 def _big_boards(game: Game[Any, Any]) -> int:
     # a type test, not ``game.spec``: this runs on every ply of a heavy playout
-    if isinstance(game, UltimateTicTacToe):
-        return 1
-    if isinstance(game, XtremeTicTacToe):
-        return 2
+    if isinstance(game, BigBoardGame):
+        return game.layout.count
     raise ValueError(
         f"the uttt heuristic plays ultimate_tictactoe and xtreme_tictactoe, not {game.spec.name}"
     )
@@ -85,14 +82,15 @@ def _big_lines(mine: int, theirs: int, drawn: int) -> int:
     key = (mine, theirs, drawn)
     got = _BIG_MEMO.get(key)
     if got is None:
-        got = 0
-        for line in LINE_MASKS:
-            a = (mine & line).bit_count()
-            b = (theirs & line).bit_count()
-            if (a == 2 and b == 0 and not drawn & line) or (a == 1 and b == 2):
-                got += BIG_LINE
-        _BIG_MEMO[key] = got
+        got = _BIG_MEMO[key] = BIG_LINE * sum(line_counts(mine, theirs, drawn))
     return got
+
+
+def _big_board(won_mine: int, won_theirs: int, closed: int, k: int) -> tuple[int, int, int]:
+    """Big board ``k`` as a 3×3 board: its small boards won by each side and the drawn ones."""
+    wm = (won_mine >> (9 * k)) & FULL
+    wt = (won_theirs >> (9 * k)) & FULL
+    return wm, wt, ((closed >> (9 * k)) & FULL) & ~(wm | wt)
 
 
 def position_points(game: Game[Any, Any], state: Any) -> tuple[int, int]:
@@ -119,9 +117,7 @@ def position_points(game: Game[Any, Any], state: Any) -> tuple[int, int]:
         twos, blocks = cached_line_counts(mo, mx)
         ho += (twos + blocks) * SMALL_LINE
     for k in range(big):
-        wx = (won_x >> (9 * k)) & FULL
-        wo = (won_o >> (9 * k)) & FULL
-        drawn = ((closed >> (9 * k)) & FULL) & ~(wx | wo)
+        wx, wo, drawn = _big_board(won_x, won_o, closed, k)
         hx += _big_lines(wx, wo, drawn)
         ho += _big_lines(wo, wx, drawn)
     return hx, ho
@@ -221,12 +217,9 @@ def _row(state: Any, sb: int, scorer: _Scorer) -> tuple[float, ...]:
         return base
     k, pos = divmod(sb, 9)
     if state.to_move == 0:
-        wm, wt = state.won_x, state.won_o
+        wm, wt, drawn = _big_board(state.won_x, state.won_o, state.closed, k)
     else:
-        wm, wt = state.won_o, state.won_x
-    wm = (wm >> (9 * k)) & FULL
-    wt = (wt >> (9 * k)) & FULL
-    drawn = ((state.closed >> (9 * k)) & FULL) & ~(wm | wt)
+        wm, wt, drawn = _big_board(state.won_o, state.won_x, state.closed, k)
     big = float(scorer.big(wm, wt, drawn, pos))
     if scorer.additive:
         return tuple(v + big if c in wins else v for c, v in enumerate(base))
@@ -248,11 +241,7 @@ def _readme_row(mine: int, theirs: int) -> Row:
             if WINS[after]:
                 points += SMALL_WIN
                 wins.append(cell)
-            for line in LINES_THROUGH[cell]:
-                a = (after & line).bit_count()
-                b = (theirs & line).bit_count()
-                if (a == 2 and b == 0) or (a == 1 and b == 2):
-                    points += SMALL_LINE
+            points += SMALL_LINE * sum(line_counts(after, theirs, 0, LINES_THROUGH[cell]))
             scores.append(float(1 + points))
         got = _README_ROWS[key] = (tuple(scores), tuple(wins))
     return got
@@ -263,13 +252,7 @@ def _readme_big(won: int, theirs: int, drawn: int, pos: int) -> int:
     won_after = won | (1 << pos)
     if WINS[won_after]:
         return BIG_WIN
-    points = 0
-    for line in LINES_THROUGH[pos]:
-        a = (won_after & line).bit_count()
-        b = (theirs & line).bit_count()
-        if (a == 2 and b == 0 and not drawn & line) or (a == 1 and b == 2):
-            points += BIG_LINE
-    return points
+    return BIG_LINE * sum(line_counts(won_after, theirs, drawn, LINES_THROUGH[pos]))
 
 
 def _code_line_points(mine: int, theirs: int, blocked: int, at: int) -> int:
