@@ -18,7 +18,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.game import GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
 from purestate.core.spec import SpecError, convert, parse_spec
 
 PREFIX = "openspiel"
@@ -68,7 +68,7 @@ def _refusal(name: str, game: Any, pyspiel: Any) -> str | None:
     gt = game.get_type()
     why = []
     if game.num_players() != 2:
-        why.append(f"it has {game.num_players()} players")
+        why.append(f"it is a {game.num_players()}-player game")
     if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         why.append("its moves are simultaneous")
     if gt.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
@@ -149,13 +149,11 @@ def _wrap(history: tuple[int, ...], native: Any) -> OpenSpielState:
                           (0.0, 0.0), native)  # fmt: skip
 
 
-def _not_ours(state: Any) -> IllegalMove:
-    kind = type(state).__module__ + "." + type(state).__qualname__
-    if "pyspiel" in kind:
-        return IllegalMove(
-            "this is a raw pyspiel state; use game.from_pyspiel(state) to make it a purestate one"
-        )
-    return IllegalMove(f"not a state of an OpenSpiel game: {kind}")
+def _not_ours(game: OpenSpielGame, state: Any) -> NotAGame:
+    """The error for a ``state`` that is not an ``OpenSpielState`` (a raw pyspiel one, say)."""
+    return not_a_game(game, state) or NotAGame(
+        f"a {type(state).__qualname__} is not a state of {game.spec_text}"
+    )
 
 
 def _position_bound(actions: int, length: int) -> int:
@@ -227,28 +225,28 @@ class OpenSpielGame:
         try:
             return max(state.player, 0)
         except AttributeError:
-            raise _not_ours(state) from None
+            raise _not_ours(self, state) from None
 
     def legal(self, state: OpenSpielState) -> tuple[int, ...]:
         """OpenSpiel's legal actions, in increasing order; () once the game is over."""
         try:
             return state.moves
         except AttributeError:
-            raise _not_ours(state) from None
+            raise _not_ours(self, state) from None
 
     def is_over(self, state: OpenSpielState) -> bool:
         """OpenSpiel's terminal test."""
         try:
             return state.player < 0
         except AttributeError:
-            raise _not_ours(state) from None
+            raise _not_ours(self, state) from None
 
     def returns(self, state: OpenSpielState) -> tuple[float, float]:
         """OpenSpiel's returns at the end; zeros before."""
         try:
             return state.result
         except AttributeError:
-            raise _not_ours(state) from None
+            raise _not_ours(self, state) from None
 
     def step(self, state: OpenSpielState, move: int) -> OpenSpielState:
         """The position after action ``move``: a clone of the cached pyspiel state, moved.
