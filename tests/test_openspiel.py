@@ -206,3 +206,90 @@ def test_every_command_runs_on_a_bridged_game(tmp_path: Path) -> None:
     assert code == 0, text
     (played,) = _records(tmp_path / "p" / "games.jsonl")
     assert played["game"] == g and played["players"] == ["person", "alphabeta"]
+
+
+# --- purestate games inside OpenSpiel ----------------------------------------------------------
+
+EVERY_GAME = (
+    "tictactoe",
+    "dots_and_boxes:rows=2,cols=2",
+    "ultimate_tictactoe",
+    "xtreme_tictactoe",
+    "tron:map=small_room",
+)
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec", EVERY_GAME)
+def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = purestate.make_spec(spec)
+    pgame = as_pyspiel(game)
+    assert as_pyspiel(game) is pgame and pgame.num_players() == 2
+    rs = np.random.RandomState(0)
+    bots = [mcts.MCTSBot(pgame, 2, 12, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)] * 2
+    state = pgame.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, bots, rs)
+    # OpenSpiel played legal moves to the end: the purestate game agrees, ply by ply
+    episode = purestate.replay(game, [int(a) for a in state.history()])
+    assert tuple(returns) == episode.returns
+    assert state.is_terminal() and len(episode.moves) <= pgame.max_game_length()
+    assert all(0 <= a < pgame.num_distinct_actions() for a in state.history())
+
+
+@needs_openspiel
+def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = purestate.make("tictactoe")
+    s = as_pyspiel(game).new_initial_state()
+    s.apply_action(4)
+    c = s.clone()
+    c.apply_action(0)
+    assert s.history() == [4] and c.history() == [4, 0]
+    assert s.legal_actions() == [0, 1, 2, 3, 5, 6, 7, 8] and 0 not in c.legal_actions()
+    assert s.current_player() == 1 and c.current_player() == 0
+    assert str(s) == game.render(game.step(game.initial(), 4))
+
+
+@needs_openspiel
+def test_hidden_moves_are_refused_and_bridged_games_give_their_own() -> None:
+    from purestate.interop.openspiel import as_pyspiel
+
+    with pytest.raises(purestate.SpecError, match="hidden moves"):
+        as_pyspiel(purestate.make("tron", map="small_room", rules="simultaneous"))
+    bridged = purestate.make("openspiel:connect_four")
+    assert as_pyspiel(bridged) is bridged.native
+
+
+@needs_openspiel
+def test_openspiel_bots_are_agents_drawing_from_our_keys() -> None:
+    game = purestate.make("openspiel:connect_four")
+    theirs = purestate.agent("openspiel_mcts:simulations=30")
+    assert theirs.spec == "openspiel_mcts:simulations=30"
+    assert purestate.agent("openspiel_mcts").simulations == 1000
+    rnd = purestate.agent("openspiel_random")
+    a = purestate.play(game, (theirs, rnd), (None, None), purestate.key(5))
+    b = purestate.play(game, (theirs, rnd), (None, None), purestate.key(5))
+    assert a == b
+    c = purestate.play(game, (rnd, rnd), (None, None), purestate.key(6))
+    assert c.moves != purestate.play(game, (rnd, rnd), (None, None), purestate.key(7)).moves
+
+
+@needs_openspiel
+def test_a_tournament_with_our_mcts_and_theirs_is_one_command() -> None:
+    code, text = run(
+        "tournament", "--game", "tictactoe", "--agents", "mcts:simulations=50",
+        "openspiel_mcts:simulations=50", "openspiel_random", "-n", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    figures = _json(text)
+    assert {r["agent"] for r in figures["ratings"]} == {
+        "mcts:simulations=50",
+        "openspiel_mcts:simulations=50",
+        "openspiel_random",
+    }

@@ -44,6 +44,9 @@ _AGENTS: dict[str, str] = {
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
     "tron_greedy": "purestate.agents.tron_bots:TronGreedy",
+    # OpenSpiel's own bots (need purestate[openspiel] to move, not to be listed)
+    "openspiel_mcts": "purestate.interop.bots:OpenSpielMCTS",
+    "openspiel_random": "purestate.interop.bots:OpenSpielRandom",
 }
 
 

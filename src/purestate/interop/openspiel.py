@@ -13,12 +13,14 @@ other game is refused with one line saying why.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
 from attrs import field, frozen
 
-from purestate.core.game import GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.record import game_spec
 from purestate.core.spec import SpecError, convert, parse_spec
 
 PREFIX = "openspiel"
@@ -353,3 +355,202 @@ class OpenSpielGame:
 def _short(moves: tuple[int, ...], most: int = 12) -> str:
     shown = ", ".join(map(str, moves[:most]))
     return shown + (f", ... ({len(moves)} in all)" if len(moves) > most else "")
+
+
+# --- purestate games as pyspiel games ----------------------------------------------------------
+
+
+def num_move_ids(game: Game[Any, Any]) -> int:
+    """How many action ids a pyspiel game (or a PettingZoo action space) needs for ``game``.
+
+    A bridged OpenSpiel game says (``num_distinct_actions``). Otherwise the moves are taken to
+    be ints ``0 .. n - 1`` all open at the start, as on every board of the registered games
+    (each empty square, each line, each direction); a move beyond that is refused when it
+    comes (``check_move_id``).
+
+    Raises:
+        SpecError: if the start's moves are not non-negative ints.
+    """
+    known = getattr(game, "num_move_ids", None)
+    if isinstance(known, int):
+        return known
+    start = game.legal(game.initial())
+    if not start or not all(type(m) is int and m >= 0 for m in start):
+        raise SpecError(f"{game.spec.name}: its moves are not action ids (ints from 0)")
+    return int(max(start)) + 1
+
+
+def check_move_id(game: Game[Any, Any], move: Any, n: int) -> int:
+    """``move`` as an action id below ``n``.
+
+    Raises:
+        NotAGame: for a move that is not such an id (a game whose later moves go beyond the
+            ids its start offered cannot be bridged this way).
+    """
+    if type(move) is not int or not 0 <= move < n:
+        raise NotAGame(f"{game.spec.name}: move {move!r} is not an action id below {n}")
+    return move
+
+
+def _utility_bounds(game: Game[Any, Any]) -> tuple[float, float]:
+    """OpenSpiel's utility bounds: the outcomes' when the spec lists them; otherwise returns are
+    margins, and ``max_length`` bounds each registered game's (a box, a point per ply at most)."""
+    if game.spec.outcomes is not None:
+        return min(game.spec.outcomes), max(game.spec.outcomes)
+    return -float(game.spec.max_length), float(game.spec.max_length)
+
+
+@functools.cache
+def as_pyspiel(game: Game[Any, Any]) -> Any:
+    """``game`` as a pyspiel game (OpenSpiel's Python game API), for OpenSpiel's algorithms.
+
+    A bridged OpenSpiel game gives back its own pyspiel game. Any other game becomes a
+    ``pyspiel.Game`` whose Python states hold a purestate state: ``apply_action`` replaces it by
+    ``game.step(state, action)``, so the purestate values are never changed, and actions are the
+    move ids. Not registered with ``pyspiel.register_game`` (a game holds its options, which a
+    registered name could not carry): pass the object to OpenSpiel's algorithms. Memoised:
+    the same game gives the same pyspiel game.
+
+    Raises:
+        SpecError: without OpenSpiel, or for a game with hidden information (Tron under
+            simultaneous rules: a sequential pyspiel game would show the second mover the first
+            one's committed move).
+    """
+    if isinstance(game, OpenSpielGame):
+        return game.native
+    if hides_moves(game):
+        raise SpecError(
+            f"{format_name(game)}: a game with hidden moves cannot be a sequential, perfect-"
+            "information pyspiel game"
+        )
+    return _python_game(pyspiel_module())(game)
+
+
+def format_name(game: Game[Any, Any]) -> str:
+    """The game's spec string, or its name when its options cannot be spelled."""
+    try:
+        return game_spec(game)
+    except SpecError:
+        return game.spec.name
+
+
+class _Shared:
+    """A purestate game and state inside a pyspiel state. ``clone`` deep-copies a Python state;
+    both values are immutable, so the copy shares them (copying a game's memo tables on every
+    clone would make OpenSpiel's search crawl)."""
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: Game[Any, Any], state: Any) -> None:
+        self.game = game
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+def hides_moves(game: Game[Any, Any]) -> bool:
+    """Whether a mover may not see the position (Tron's simultaneous rules hide the committed
+    first move of a round): ``observation`` differs from the state after the first ply."""
+    observe = getattr(game, "observation", None)
+    if observe is None:
+        return False
+    s = game.initial()
+    if game.is_over(s):
+        return False
+    s = game.step(s, game.legal(s)[0])
+    return not game.is_over(s) and observe(s, game.to_move(s)) != s
+
+
+@functools.cache
+def _python_game(pyspiel: Any) -> type:
+    """The pyspiel.Game and pyspiel.State subclasses, made once pyspiel is imported (the module
+    itself must load without it)."""
+    T = pyspiel.GameType
+
+    class PurestateState(pyspiel.State):  # type: ignore[misc]
+        """A pyspiel state holding a purestate state (replaced, never changed, by a move)."""
+
+        def __init__(self, pgame: Any, state: Any) -> None:
+            super().__init__(pgame)
+            self.held = _Shared(pgame.purestate, state)
+
+        def current_player(self) -> int:
+            game, state = self.held.game, self.held.state
+            if game.is_over(state):
+                return int(pyspiel.PlayerId.TERMINAL)
+            return int(game.to_move(state))
+
+        def _legal_actions(self, player: int) -> list[int]:
+            game, state = self.held.game, self.held.state
+            if game.is_over(state) or player != game.to_move(state):
+                return []
+            return list(game.legal(state))
+
+        def _apply_action(self, action: int) -> None:
+            game = self.held.game
+            self.held = _Shared(game, game.step(self.held.state, int(action)))
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(self.held.game.format_move(int(action)))
+
+        def is_terminal(self) -> bool:
+            return bool(self.held.game.is_over(self.held.state))
+
+        def returns(self) -> list[float]:
+            return [float(r) for r in self.held.game.returns(self.held.state)]
+
+        def rewards(self) -> list[float]:
+            # the whole result comes at the end (RewardModel.TERMINAL)
+            return self.returns() if self.is_terminal() else [0.0, 0.0]
+
+        def __str__(self) -> str:
+            return str(self.held.game.render(self.held.state))
+
+    class PurestateGame(pyspiel.Game):  # type: ignore[misc]
+        """A purestate game behind OpenSpiel's game API."""
+
+        def __init__(self, game: Game[Any, Any]) -> None:
+            low, high = _utility_bounds(game)
+            name = format_name(game)
+            game_type = T(
+                short_name="purestate_" + game.spec.name,
+                long_name=f"purestate {name}",
+                dynamics=T.Dynamics.SEQUENTIAL,
+                chance_mode=T.ChanceMode.DETERMINISTIC,
+                information=T.Information.PERFECT_INFORMATION,
+                utility=T.Utility.ZERO_SUM if game.spec.zero_sum else T.Utility.GENERAL_SUM,
+                reward_model=T.RewardModel.TERMINAL,
+                max_num_players=2,
+                min_num_players=2,
+                provides_information_state_string=False,
+                provides_information_state_tensor=False,
+                provides_observation_string=False,
+                provides_observation_tensor=False,
+                parameter_specification={},
+            )
+            info = pyspiel.GameInfo(
+                num_distinct_actions=num_move_ids(game),
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=low,
+                max_utility=high,
+                utility_sum=0.0 if game.spec.zero_sum else None,
+                max_game_length=game.spec.max_length,
+            )
+            super().__init__(game_type, info, {})
+            self.purestate = game
+
+        def new_initial_state(self, state: Any = None) -> Any:
+            """The start, or the pyspiel state holding the purestate ``state``."""
+            return PurestateState(self, self.purestate.initial() if state is None else state)
+
+    return PurestateGame
+
+
+def to_pyspiel(game: Game[Any, Any], state: Any) -> Any:
+    """A fresh pyspiel state of ``as_pyspiel(game)`` for the purestate ``state`` (the caller may
+    mutate it: it is a clone, or a new wrapper of the immutable state)."""
+    if isinstance(game, OpenSpielGame):
+        return state.native.clone()
+    return as_pyspiel(game).new_initial_state(state)
