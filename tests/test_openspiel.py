@@ -293,3 +293,15 @@ def test_a_tournament_with_our_mcts_and_theirs_is_one_command() -> None:
         "openspiel_mcts:simulations=50",
         "openspiel_random",
     }
+
+
+@needs_openspiel
+@pytest.mark.skipif(find_spec("pettingzoo") is None, reason="needs purestate[pettingzoo]")
+def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).parent.parent / "docs" / "interop.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in page.split("```python\n")[1:]]
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/interop.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 3
