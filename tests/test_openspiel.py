@@ -36,6 +36,11 @@ def test_without_openspiel_the_bridge_names_the_extra(monkeypatch: pytest.Monkey
     assert code == 2 and "purestate[openspiel]" in text and "Traceback" not in text
 
 
+def test_an_unknown_game_names_the_openspiel_family() -> None:
+    with pytest.raises(purestate.SpecError, match=r"unknown game 'tic_tac_toe' .*openspiel:NAME"):
+        purestate.make("tic_tac_toe")
+
+
 @needs_openspiel
 def test_make_takes_the_spec_or_keyword_options() -> None:
     a = purestate.make("openspiel:breakthrough:rows=5,columns=5")

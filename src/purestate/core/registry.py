@@ -89,7 +89,8 @@ def agents() -> tuple[str, ...]:
 def game_class(name: str) -> type:
     """The class of the game called ``name``."""
     if name not in _GAMES:
-        raise SpecError(f"unknown game {name!r} (games: {', '.join(_GAMES)})")
+        bridged = ", ".join(f"{b}:NAME" for b in _BRIDGES)
+        raise SpecError(f"unknown game {name!r} (games: {', '.join(_GAMES)}; and {bridged})")
     cls: type = _load(_GAMES[name])
     return cls
 
