@@ -1,6 +1,6 @@
 """The OpenSpiel bridge's three figures (issue 14): agreement, overhead and strength.
 
-Run: ``PYTHONPATH=src python benchmarks/interop.py [--games 1000] [--playouts 300]
+Run: ``PYTHONPATH=src python benchmarks/interop.py [--games 1000] [--playouts 3000]
 [--strength 200] [--simulations 1000] [--only differential,overhead,strength]``
 
 - **Differential**: random games through the bridge (``purestate.make("openspiel:NAME")``, moves
@@ -116,7 +116,7 @@ def strength(games: int, simulations: int) -> tuple[float, int, int, int]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=1000, help="random games per differential game")
-    p.add_argument("--playouts", type=int, default=300, help="playouts per overhead timing")
+    p.add_argument("--playouts", type=int, default=3000, help="playouts per overhead timing")
     p.add_argument("--strength", type=int, default=200, help="connect_four games, mcts vs theirs")
     p.add_argument("--simulations", type=int, default=1000, help="simulations per move, each")
     p.add_argument("--only", default="differential,overhead,strength")
