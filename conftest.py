@@ -8,6 +8,8 @@ other's (pytest imports test folders by path, not as packages):
   (twenty times ``ci``; ``tox -e thorough``, nightly-sized). Choose one with HYPOTHESIS_PROFILE.
   A property whose single example costs several ordinary ones asks for a fraction of the
   profile's count (``settings().max_examples // n``), so every profile scales it alike.
+- the OpenSpiel games the conformance suite also runs through the bridge (``OPENSPIEL_CASES``,
+  skipped without the ``openspiel`` extra), through the ``conformance_game`` fixture.
 - the registered game cases: every registered game under the parameters in ``GAME_CASES``
   (just its defaults when it has no entry). The conformance suite (tests/test_conformance.py)
   and the generic properties (properties/test_game_props.py) run on each case through the
@@ -68,6 +70,16 @@ GAME_CASES: dict[str, tuple[dict[str, Any], ...]] = {
     ),
 }
 
+# OpenSpiel games the conformance suite plays through the bridge (purestate.interop.openspiel):
+# a drop game, a board game with captures (small board: the default 8x8 is slow to play out), a
+# connection game and the one whose move ids purestate's tic-tac-toe shares.
+OPENSPIEL_CASES: tuple[str, ...] = (
+    "openspiel:tic_tac_toe",
+    "openspiel:connect_four",
+    "openspiel:breakthrough:rows=5,columns=5",
+    "openspiel:hex:board_size=5",
+)
+
 
 def game_cases() -> list[tuple[str, dict[str, Any]]]:
     """Every registered game with each of its parameter sets, in registry order.
@@ -93,5 +105,19 @@ _CASES = game_cases()
 @pytest.fixture(scope="module", params=_CASES, ids=[case_id(*c) for c in _CASES])
 def registered_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
     """Each registered game case in turn (module scope, so Hypothesis tests may use it)."""
+    name, params = request.param
+    return purestate.make(name, **params)
+
+
+_CONFORMANCE = [case_id(*c) for c in _CASES] + list(OPENSPIEL_CASES)
+
+
+@pytest.fixture(scope="module", params=[*_CASES, *OPENSPIEL_CASES], ids=_CONFORMANCE)
+def conformance_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
+    """Each registered game case, then each OpenSpiel case through the bridge (skipped without
+    OpenSpiel)."""
+    if isinstance(request.param, str):
+        pytest.importorskip("pyspiel")
+        return purestate.make(request.param)
     name, params = request.param
     return purestate.make(name, **params)

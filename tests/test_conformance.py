@@ -14,6 +14,7 @@ import purestate
 from purestate.core import keys
 from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
+from purestate.core.record import game_spec
 
 GAMES_PER_CASE = 12
 
@@ -31,14 +32,25 @@ def _random_game(game: Game[Any, Any], k: keys.Key) -> list[Any]:
 
 
 @pytest.fixture(scope="module")
-def game(registered_game: Game[Any, Any]) -> Game[Any, Any]:
-    """Each registered game case in turn (the table is ``GAME_CASES`` in the root conftest)."""
-    return registered_game
+def game(conformance_game: Game[Any, Any]) -> Game[Any, Any]:
+    """Each registered game case in turn (the table is ``GAME_CASES`` in the root conftest), then
+    each OpenSpiel game of ``OPENSPIEL_CASES`` through the bridge."""
+    return conformance_game
 
 
-def test_spec_names_the_game(game: Game[Any, Any]) -> None:
+def test_spec_names_the_game(registered_game: Game[Any, Any]) -> None:
+    game = registered_game
     assert game.spec.name in purestate.games()
     assert game.spec.num_players == 2
+
+
+def test_the_spec_string_rebuilds_the_game(game: Game[Any, Any]) -> None:
+    # what records store; a bridged game's name is its whole spec (``openspiel:hex:...``)
+    spec = game_spec(game)
+    assert purestate.make_spec(spec) == game
+    assert game.spec.num_players == 2
+    if game.spec.name not in purestate.games():
+        assert spec == game.spec.name and spec.startswith("openspiel:")
 
 
 def test_spec_declares_a_bound_and_a_default_opponent_that_plays_it(

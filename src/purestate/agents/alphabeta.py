@@ -26,7 +26,7 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, deadline
 from purestate.core import keys
 from purestate.core.agent import Decision, FixedPolicy
-from purestate.core.game import Game
+from purestate.core.game import Game, require_game
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -332,7 +332,11 @@ class AlphaBeta(FixedPolicy):
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """The best move found within the budget (ties broken from ``key`` if asked)."""
-        decision, _ = self.analyse(game, state, key)
+        try:
+            decision, _ = self.analyse(game, state, key)
+        except AttributeError:
+            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
+            raise
         return decision
 
     def analyse(self, game: Game[Any, Any], state: Any, key: Key) -> tuple[Decision[Any], Any]:

@@ -35,7 +35,7 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, deadline
 from purestate.core import keys
 from purestate.core.agent import Decision
-from purestate.core.game import Game
+from purestate.core.game import Game, require_game
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -233,7 +233,11 @@ class MCTS:
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Search from ``state`` and play the best move; the new tree is the new table."""
-        tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
+        try:
+            tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
+        except AttributeError:
+            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
+            raise
         assert tree.root is not None
         return Decision(best_child(tree.root).move, table=tree)
 

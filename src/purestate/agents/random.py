@@ -7,7 +7,7 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.agent import Decision, FixedPolicy
-from purestate.core.game import Game
+from purestate.core.game import Game, require_game
 from purestate.core.keys import Key, choice
 
 
@@ -22,4 +22,8 @@ class Random(FixedPolicy):
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """A uniformly random legal move."""
-        return Decision(choice(key, game.legal(state)))
+        try:
+            return Decision(choice(key, game.legal(state)))
+        except AttributeError:
+            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
+            raise

@@ -13,6 +13,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from purestate.agents.timing import with_clock
 from purestate.core.game import Game, IllegalMove, ParseError
@@ -40,7 +41,9 @@ class UserError(Exception):
 
 def error(message: str) -> None:
     """Print one error line on stderr."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    # escaped: a message is plain text, and one naming an extra (``purestate[openspiel]``) or
+    # a list must reach the user as written, not be read as markup
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:

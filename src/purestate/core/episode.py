@@ -13,7 +13,7 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.agent import Agent
-from purestate.core.game import Game, IllegalMove
+from purestate.core.game import Game, IllegalMove, require_game
 from purestate.core.keys import Key, fold_in
 
 
@@ -65,12 +65,16 @@ def plies(
     person at the terminal) iterates it, and gets the episode as the ``StopIteration`` value. A
     resignation ends the game without a ply.
     """
-    state = game.initial() if start is None else start
+    try:
+        state = game.initial() if start is None else start
+        is_over, to_move = game.is_over, game.to_move
+    except AttributeError:
+        require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
+        raise
     current = list(tables)
     states = [state]
     moves: list[Any] = []
     movers: list[int] = []
-    is_over, to_move = game.is_over, game.to_move
     # A game with hidden information (Tron's simultaneous rules) offers ``observation``: the
     # agent sees that view, and its move is applied to the true state.
     observe = getattr(game, "observation", None)

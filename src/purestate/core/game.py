@@ -24,6 +24,54 @@ class ParseError(ValueError):
     """Text that does not describe a move or a state of the game (the message says why)."""
 
 
+class NotAGame(TypeError):
+    """A value passed as a purestate game or state that is not one, most often an OpenSpiel
+    (pyspiel) object: the message says how to bridge it."""
+
+
+def _pyspiel_object(x: Any) -> bool:
+    # by the defining module, so the core needs no pyspiel to recognise one (python games
+    # subclass pyspiel.Game and pyspiel.State)
+    return any(c.__module__ == "pyspiel" for c in type(x).__mro__)
+
+
+_METHODS = ("initial", "to_move", "legal", "step", "is_over", "returns")
+
+
+def not_a_game(game: Any, state: Any = None) -> NotAGame | None:
+    """Why ``game`` is not a purestate game or ``state`` not a purestate state, or None.
+
+    Called where a missing method surfaced as an ``AttributeError``, to say it in one line.
+    """
+    if _pyspiel_object(game):
+        try:
+            name = game.get_type().short_name
+        except Exception:  # a python game may not say: the advice stands without the name
+            name = "NAME"
+        return NotAGame(
+            f"a pyspiel game is not a purestate game: load it with "
+            f"purestate.make('openspiel:{name}') (needs purestate[openspiel])"
+        )
+    missing = [m for m in _METHODS if not callable(getattr(game, m, None))]
+    if missing:
+        return NotAGame(
+            f"a {type(game).__qualname__} is not a purestate game (it has no {', '.join(missing)})"
+        )
+    if state is not None and _pyspiel_object(state):
+        return NotAGame(
+            "a pyspiel state is not a purestate state: with a game from "
+            "purestate.make('openspiel:...'), use game.from_pyspiel(state)"
+        )
+    return None
+
+
+def require_game(game: Any, state: Any = None) -> None:
+    """Raise ``not_a_game(game, state)`` if there is a reason; return otherwise."""
+    err = not_a_game(game, state)
+    if err is not None:
+        raise err
+
+
 @frozen
 class GameSpec:
     """Facts about a game that algorithms check before they run.

@@ -22,6 +22,12 @@ _GAMES: dict[str, str] = {
     "dots_and_boxes": "purestate.games.dots_and_boxes:DotsAndBoxes",
     "tron": "purestate.games.tron.rules:Tron",
 }
+# prefix -> "module:function": families of games from other libraries, named
+# ``PREFIX:<name>[:key=value,...]`` (``openspiel:connect_four``). The function takes the rest of
+# the spec and keyword options; loaded by name so the core never imports the bridge.
+_BRIDGES: dict[str, str] = {
+    "openspiel": "purestate.interop.openspiel:load",
+}
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
 _AGENTS: dict[str, str] = {
@@ -38,6 +44,9 @@ _AGENTS: dict[str, str] = {
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
     "tron_greedy": "purestate.agents.tron_bots:TronGreedy",
+    # OpenSpiel's own bots (need purestate[openspiel] to move, not to be listed)
+    "openspiel_mcts": "purestate.interop.bots:OpenSpielMCTS",
+    "openspiel_random": "purestate.interop.bots:OpenSpielRandom",
 }
 
 
@@ -80,7 +89,8 @@ def agents() -> tuple[str, ...]:
 def game_class(name: str) -> type:
     """The class of the game called ``name``."""
     if name not in _GAMES:
-        raise SpecError(f"unknown game {name!r} (games: {', '.join(_GAMES)})")
+        bridged = ", ".join(f"{b}:NAME" for b in _BRIDGES)
+        raise SpecError(f"unknown game {name!r} (games: {', '.join(_GAMES)}; and {bridged})")
     cls: type = _load(_GAMES[name])
     return cls
 
@@ -131,12 +141,27 @@ def chosen_move_scores(
     return move_scores(name) if name else None
 
 
+def _bridged(spec: str) -> tuple[Callable[..., Game[Any, Any]], str] | None:
+    """The loader and the rest of a spec naming a bridged family (``openspiel:...``), or None."""
+    family, sep, rest = spec.strip().partition(":")
+    if not sep or family.strip() not in _BRIDGES:
+        return None
+    loader: Callable[..., Game[Any, Any]] = _load(_BRIDGES[family.strip()])
+    return loader, rest
+
+
 def make(name: str, **params: Any) -> Game[Any, Any]:
     """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
+
+    A bridged game takes its whole spec as the name: ``make("openspiel:hex:board_size=5")`` or
+    ``make("openspiel:hex", board_size=5)``.
 
     Raises:
         SpecError: for an unknown game or option.
     """
+    bridged = _bridged(name)
+    if bridged is not None:
+        return bridged[0](bridged[1], **params)
     cls = game_class(name)
     try:
         game: Game[Any, Any] = cls(**params)
@@ -146,7 +171,11 @@ def make(name: str, **params: Any) -> Game[Any, Any]:
 
 
 def make_spec(spec: str) -> Game[Any, Any]:
-    """A game from a spec string, e.g. ``"dots_and_boxes:rows=3,cols=3"``."""
+    """A game from a spec string, e.g. ``"dots_and_boxes:rows=3,cols=3"`` or
+    ``"openspiel:breakthrough:rows=5,columns=5"``."""
+    bridged = _bridged(spec)
+    if bridged is not None:
+        return bridged[0](bridged[1])
     name, params = parse_spec(spec)
     game: Game[Any, Any] = build(game_class(name), name, params)
     return game

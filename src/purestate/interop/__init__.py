@@ -1,0 +1,12 @@
+"""Bridges to the ecosystem: OpenSpiel games and bots, PettingZoo environments.
+
+``openspiel`` loads any two-player, sequential, perfect-information, deterministic OpenSpiel game
+as a purestate ``Game`` (``purestate.make("openspiel:connect_four")``), exposes any purestate game
+as a pyspiel game (``as_pyspiel``), and wraps OpenSpiel's bots as purestate agents.
+``pettingzoo`` turns any purestate game into a PettingZoo AEC environment.
+
+Both need optional extras (``purestate[openspiel]``, ``purestate[pettingzoo]``); without them
+the bridge refuses with one line naming the extra. The bridges hold pyspiel objects but do no
+I/O: pyspiel is used as a library of pure functions, and a pyspiel state is never mutated once a
+purestate value shares it.
+"""

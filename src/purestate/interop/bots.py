@@ -1,0 +1,89 @@
+"""OpenSpiel's bots as purestate agents, so they sit in our tournaments and evaluations.
+
+``openspiel_mcts`` is OpenSpiel's Python ``MCTSBot`` (UCT with random rollouts) and
+``openspiel_random`` its uniform random bot. Each move builds a fresh bot on the pyspiel form of
+the game (``as_pyspiel``) and of the state (``to_pyspiel``), with a NumPy ``RandomState`` seeded
+from the move's key: the same key gives the same move, and no randomness is shared between
+moves or games. OpenSpiel is imported when a bot first moves, so listing the agents needs no
+extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from attrs import field, frozen
+
+from purestate.core.agent import Decision, FixedPolicy
+from purestate.core.game import Game
+from purestate.core.keys import Key, bits
+from purestate.core.spec import format_spec
+from purestate.interop.openspiel import as_pyspiel, pyspiel_module, to_pyspiel
+
+
+def _random_state(key: Key) -> np.random.RandomState:
+    # RandomState takes a 32-bit seed: the key's low half
+    return np.random.RandomState(bits(key) & 0xFFFFFFFF)
+
+
+def _positive(instance: Any, attribute: Any, value: int) -> None:
+    if value < 1:
+        raise ValueError(f"{attribute.name} must be at least 1; got {value}")
+
+
+@frozen
+class OpenSpielMCTS(FixedPolicy):
+    """OpenSpiel's Python ``MCTSBot``: UCT search with random-rollout leaf values.
+
+    Attributes:
+        simulations: Simulations per move (OpenSpiel's ``max_simulations``).
+        uct_c: The UCT exploration constant.
+        rollouts: Random rollouts per leaf evaluation.
+        solve: Whether the bot backs up proven wins and losses (OpenSpiel's ``solve``).
+    """
+
+    simulations: int = field(default=1000, validator=_positive)
+    uct_c: float = 2.0
+    rollouts: int = field(default=1, validator=_positive)
+    solve: bool = True
+
+    @property
+    def spec(self) -> str:
+        """The spec string, e.g. ``openspiel_mcts:simulations=200``."""
+        return format_spec("openspiel_mcts", self)
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """The move OpenSpiel's MCTS bot picks, with randomness drawn from ``key``."""
+        pyspiel_module()  # one line naming the extra when OpenSpiel is missing
+        from open_spiel.python.algorithms import mcts
+
+        rs = _random_state(key)
+        bot = mcts.MCTSBot(
+            as_pyspiel(game),
+            self.uct_c,
+            self.simulations,
+            mcts.RandomRolloutEvaluator(self.rollouts, rs),
+            solve=self.solve,
+            random_state=rs,
+        )
+        return Decision(int(bot.step(to_pyspiel(game, state))))
+
+
+@frozen
+class OpenSpielRandom(FixedPolicy):
+    """OpenSpiel's uniform random bot (``open_spiel.python.bots.uniform_random``)."""
+
+    @property
+    def spec(self) -> str:
+        """``openspiel_random``."""
+        return "openspiel_random"
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """A uniformly random legal move drawn by OpenSpiel's bot from ``key``."""
+        pyspiel_module()
+        from open_spiel.python.bots import uniform_random
+
+        pstate = to_pyspiel(game, state)
+        bot = uniform_random.UniformRandomBot(pstate.current_player(), _random_state(key))
+        return Decision(int(bot.step(pstate)))

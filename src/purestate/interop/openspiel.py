@@ -1,0 +1,556 @@
+"""OpenSpiel games as purestate games, and purestate games as pyspiel games.
+
+``load("breakthrough:rows=5,columns=5")`` (what ``purestate.make("openspiel:...")`` calls) gives
+an ``OpenSpielGame``: the purestate ``Game`` protocol over a pyspiel game. Its states are
+``OpenSpielState`` values: the action history (equality and hash), with the pyspiel state
+for that history cached beside it. ``step`` clones the cached state and applies the action to
+the clone, so a pyspiel state is never mutated once a purestate value holds it. Move ids are
+OpenSpiel's action ids, so records and tables carry the numbers OpenSpiel users know.
+
+Only two-player, sequential, perfect-information, deterministic games fit the protocol; any
+other game is refused with one line saying why.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any
+
+from attrs import field, frozen
+
+from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.record import game_spec
+from purestate.core.spec import SpecError, convert, parse_spec
+
+PREFIX = "openspiel"
+"""The family name in game specs: ``openspiel:<name>[:key=value,...]``."""
+
+INSTALL = "pip install 'purestate[openspiel]'"
+
+
+def pyspiel_module() -> Any:
+    """The ``pyspiel`` module.
+
+    Raises:
+        SpecError: one line saying which extra to install when OpenSpiel is missing.
+    """
+    try:
+        return importlib.import_module("pyspiel")
+    except ImportError:
+        raise SpecError(f"the OpenSpiel bridge needs OpenSpiel: {INSTALL}") from None
+
+
+def _typed_params(name: str, defaults: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` options (text from a spec, or Python values) as the types OpenSpiel expects."""
+    out: dict[str, Any] = {}
+    for k, v in raw.items():
+        if k not in defaults:
+            known = ", ".join(sorted(defaults)) or "none"
+            raise SpecError(f"openspiel:{name} has no option {k!r} (options: {known})")
+        tp = type(defaults[k])
+        what = f"openspiel:{name} option {k!r}"
+        if isinstance(v, str) and tp is not str:
+            out[k] = convert(v, tp, what)
+        elif tp is float and type(v) is int:
+            out[k] = float(v)
+        elif type(v) is not tp:
+            raise SpecError(f"{what} must be a {tp.__name__}; got {v!r}")
+        else:
+            out[k] = v
+    return out
+
+
+def _text(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _refusal(name: str, game: Any, pyspiel: Any) -> str | None:
+    """Why the purestate protocol cannot hold ``game``, or None if it can."""
+    gt = game.get_type()
+    why = []
+    if game.num_players() != 2:
+        why.append(f"it is a {game.num_players()}-player game")
+    if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        why.append("its moves are simultaneous")
+    if gt.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        why.append("it has chance events")
+    if gt.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        why.append("its information is imperfect")
+    if not why:
+        return None
+    return (
+        f"openspiel:{name} cannot be a purestate game: {' and '.join(why)} (purestate plays "
+        "two-player, sequential, perfect-information games without chance)"
+    )
+
+
+def load(text: str, **params: Any) -> OpenSpielGame:
+    """The OpenSpiel game named by ``text``, as a purestate game.
+
+    Args:
+        text: ``NAME[:key=value,...]``, e.g. ``"breakthrough:rows=5,columns=5"``; the options are
+            the OpenSpiel game's parameters, converted to the types of their defaults.
+        **params: More parameters as Python values (``load("hex", board_size=5)``).
+
+    Raises:
+        SpecError: one line when OpenSpiel is missing, the game is unknown, an option is wrong,
+            or the game is not two-player, sequential, perfect-information and deterministic.
+    """
+    pyspiel = pyspiel_module()
+    name, raw = parse_spec(text)
+    for k in params:
+        if k in raw:
+            raise SpecError(f"option {k!r} given twice for openspiel:{name}")
+    names = {gt.short_name: gt for gt in pyspiel.registered_games()}
+    if name not in names:
+        raise SpecError(
+            f"unknown OpenSpiel game {name!r} (see pyspiel.registered_names() for the names)"
+        )
+    defaults = dict(names[name].parameter_specification)
+    typed = _typed_params(name, defaults, {**raw, **params})
+    try:
+        native = pyspiel.load_game(name, typed)
+    except pyspiel.SpielError as e:
+        raise SpecError(f"openspiel:{name}: {str(e).strip().splitlines()[-1]}") from None
+    why = _refusal(name, native, pyspiel)
+    if why is not None:
+        raise SpecError(why)
+    options = ",".join(f"{k}={_text(typed[k])}" for k in sorted(typed))
+    spec = f"{PREFIX}:{name}" + (f":{options}" if options else "")
+    return OpenSpielGame(spec, native)
+
+
+@frozen(cache_hash=True)
+class OpenSpielState:
+    """A position of an OpenSpiel game: the actions played so far.
+
+    Equality and hash are the history's. The other fields are read from the pyspiel state when
+    the position is made, so the rules are asked once per position.
+
+    Attributes:
+        history: The action ids played from the start, in order.
+        player: The player to move (0 or 1), or -1 once the game is over.
+        moves: The legal action ids in increasing order; () once the game is over.
+        result: The returns at the end; zeros before.
+        native: The pyspiel state for ``history``. Shared, so never to be mutated: clone it.
+    """
+
+    history: tuple[int, ...]
+    player: int = field(eq=False)
+    moves: tuple[int, ...] = field(eq=False, repr=False)
+    result: tuple[float, float] = field(eq=False, repr=False)
+    native: Any = field(eq=False, repr=False)
+
+
+def _wrap(history: tuple[int, ...], native: Any) -> OpenSpielState:
+    if native.is_terminal():
+        r = native.returns()
+        return OpenSpielState(history, -1, (), (float(r[0]), float(r[1])), native)
+    return OpenSpielState(history, native.current_player(), tuple(native.legal_actions()),
+                          (0.0, 0.0), native)  # fmt: skip
+
+
+def _not_ours(game: OpenSpielGame, state: Any) -> NotAGame:
+    """The error for a ``state`` that is not an ``OpenSpielState`` (a raw pyspiel one, say)."""
+    return not_a_game(game, state) or NotAGame(
+        f"a {type(state).__qualname__} is not a state of {game.spec_text}"
+    )
+
+
+def _position_bound(actions: int, length: int) -> int:
+    """An upper bound on the positions of a game with ``actions`` action ids that lasts at most
+    ``length`` plies: every position is a history of at most ``length`` actions."""
+    return sum(actions**d for d in range(length + 1))
+
+
+@frozen
+class OpenSpielGame:
+    """An OpenSpiel game behind the purestate ``Game`` protocol (made by ``load``).
+
+    Two games are equal when their spec strings are: ``spec.name`` is the whole spec, e.g.
+    ``"openspiel:breakthrough:columns=5,rows=5"``, which ``purestate.make_spec`` rebuilds.
+    Symmetry: the identity only.
+
+    The fields are private so that ``format_spec`` (records, titles) names the game by its
+    spec alone; ``spec_text`` and ``native`` read them.
+    """
+
+    _spec_text: str
+    _native: Any = field(eq=False, repr=False)
+    _spec: GameSpec = field(init=False, eq=False, repr=False)
+    _initial: OpenSpielState = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        g = self.native
+        zero_sum = g.get_type().utility == pyspiel_module().GameType.Utility.ZERO_SUM
+        # win/draw/loss when the utilities are exactly those; otherwise returns may be margins
+        wdl = zero_sum and (g.min_utility(), g.max_utility()) == (-1.0, 1.0)
+        spec = GameSpec(
+            name=self.spec_text,
+            num_players=2,
+            max_length=g.max_game_length(),
+            zero_sum=zero_sum,
+            outcomes=(-1.0, 0.0, 1.0) if wdl else None,
+            positions=_position_bound(g.num_distinct_actions(), g.max_game_length()),
+            default_opponent="mcts",
+        )
+        object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_initial", _wrap((), g.new_initial_state()))
+
+    @property
+    def spec_text(self) -> str:
+        """The canonical spec string (options sorted, defaults left out)."""
+        return self._spec_text
+
+    @property
+    def native(self) -> Any:
+        """The pyspiel game (shared: load another rather than change it)."""
+        return self._native
+
+    @property
+    def spec(self) -> GameSpec:
+        """The whole spec string as the name; bounds from OpenSpiel's game info."""
+        return self._spec
+
+    @property
+    def num_move_ids(self) -> int:
+        """OpenSpiel's ``num_distinct_actions``: move ids are ``0 .. num_move_ids - 1``."""
+        return int(self.native.num_distinct_actions())
+
+    def initial(self) -> OpenSpielState:
+        """The start position."""
+        return self._initial
+
+    def to_move(self, state: OpenSpielState) -> int:
+        """OpenSpiel's current player (0 once the game is over, where it means nothing)."""
+        try:
+            return max(state.player, 0)
+        except AttributeError:
+            raise _not_ours(self, state) from None
+
+    def legal(self, state: OpenSpielState) -> tuple[int, ...]:
+        """OpenSpiel's legal actions, in increasing order; () once the game is over."""
+        try:
+            return state.moves
+        except AttributeError:
+            raise _not_ours(self, state) from None
+
+    def is_over(self, state: OpenSpielState) -> bool:
+        """OpenSpiel's terminal test."""
+        try:
+            return state.player < 0
+        except AttributeError:
+            raise _not_ours(self, state) from None
+
+    def returns(self, state: OpenSpielState) -> tuple[float, float]:
+        """OpenSpiel's returns at the end; zeros before."""
+        try:
+            return state.result
+        except AttributeError:
+            raise _not_ours(self, state) from None
+
+    def step(self, state: OpenSpielState, move: int) -> OpenSpielState:
+        """The position after action ``move``: a clone of the cached pyspiel state, moved.
+
+        Raises:
+            IllegalMove: unless ``move`` is one of ``legal(state)`` (a plain int).
+        """
+        moves = self.legal(state)
+        if type(move) is not int or move not in moves:
+            if not moves:
+                raise IllegalMove("the game is over")
+            raise IllegalMove(f"{move!r} is not a legal action here (legal: {_short(moves)})")
+        child = state.native.clone()
+        child.apply_action(move)
+        return _wrap((*state.history, move), child)
+
+    def from_pyspiel(self, native: Any) -> OpenSpielState:
+        """The purestate state for a pyspiel state of this game (its history replayed, so the
+        caller keeps its pyspiel state to mutate as it likes)."""
+        return self.play([int(a) for a in native.history()])
+
+    def play(self, actions: Any) -> OpenSpielState:
+        """The position after ``actions`` from the start.
+
+        Raises:
+            IllegalMove: at the first action that is not legal.
+        """
+        s = self._initial
+        for a in actions:
+            s = self.step(s, a)
+        return s
+
+    @property
+    def symmetries(self) -> tuple[int, ...]:
+        """The identity only: OpenSpiel does not say which symmetries a game has."""
+        return (0,)
+
+    def transform(self, state: OpenSpielState, sym: int) -> OpenSpielState:
+        """The identity."""
+        return state
+
+    def transform_move(self, move: int, sym: int) -> int:
+        """The identity."""
+        return move
+
+    def inverse(self, sym: int) -> int:
+        """The identity is its own inverse."""
+        return 0
+
+    def canonical(self, state: OpenSpielState) -> tuple[OpenSpielState, int]:
+        """The state itself."""
+        return state, 0
+
+    def encode(self, state: OpenSpielState) -> str:
+        """The history as comma-separated action ids; ``-`` for the start."""
+        return ",".join(map(str, state.history)) or "-"
+
+    def decode(self, text: str) -> OpenSpielState:
+        """The position ``encode`` wrote (ids separated by commas or spaces; ``-`` or nothing
+        for the start), replayed from the start."""
+        parts = text.replace(",", " ").split()
+        if parts == ["-"]:
+            parts = []
+        if not all(p.isdigit() for p in parts):
+            raise ParseError(f"{text!r} is not a history: expected action ids separated by commas")
+        try:
+            return self.play(int(p) for p in parts)
+        except IllegalMove as e:
+            raise ParseError(f"{text!r} is not a history of {self.spec_text}: {e}") from None
+
+    def render(self, state: OpenSpielState) -> str:
+        """OpenSpiel's picture of the state and the legal actions as ``id=name``."""
+        board = str(state.native).rstrip("\n")
+        if not state.moves:
+            return board
+        names = " ".join(f"{a}={state.native.action_to_string(state.player, a)}"
+                         for a in state.moves)  # fmt: skip
+        return f"{board}\nmoves: {names}"
+
+    def parse_move(self, state: OpenSpielState, text: str) -> int:
+        """An action id, or OpenSpiel's name of a legal action (as ``render`` lists them)."""
+        t = text.strip()
+        moves = self.legal(state)
+        if not moves:
+            raise IllegalMove("the game is over")
+        if t.isdigit():
+            move = int(t)
+            if move not in moves:
+                raise IllegalMove(f"{move} is not a legal action here (legal: {_short(moves)})")
+            return move
+        named = {state.native.action_to_string(state.player, a): a for a in moves}
+        if t in named:
+            return named[t]
+        folded = {k.lower(): a for k, a in named.items()}
+        if t.lower() in folded:
+            return folded[t.lower()]
+        raise ParseError(f"{t!r} is not a legal action: type an id or a name ({_short(moves)})")
+
+    def format_move(self, move: int) -> str:
+        """The action id."""
+        return str(move)
+
+
+def _short(moves: tuple[int, ...], most: int = 12) -> str:
+    shown = ", ".join(map(str, moves[:most]))
+    return shown + (f", ... ({len(moves)} in all)" if len(moves) > most else "")
+
+
+# --- purestate games as pyspiel games ----------------------------------------------------------
+
+
+def num_move_ids(game: Game[Any, Any]) -> int:
+    """How many action ids a pyspiel game (or a PettingZoo action space) needs for ``game``.
+
+    A bridged OpenSpiel game says (``num_distinct_actions``). Otherwise the moves are taken to
+    be ints ``0 .. n - 1`` all open at the start, as on every board of the registered games
+    (each empty square, each line, each direction); a move beyond that is refused when it
+    comes (``check_move_id``).
+
+    Raises:
+        SpecError: if the start's moves are not non-negative ints.
+    """
+    known = getattr(game, "num_move_ids", None)
+    if isinstance(known, int):
+        return known
+    start = game.legal(game.initial())
+    if not start or not all(type(m) is int and m >= 0 for m in start):
+        raise SpecError(f"{game.spec.name}: its moves are not action ids (ints from 0)")
+    return int(max(start)) + 1
+
+
+def check_move_id(game: Game[Any, Any], move: Any, n: int) -> int:
+    """``move`` as an action id below ``n``.
+
+    Raises:
+        NotAGame: for a move that is not such an id (a game whose later moves go beyond the
+            ids its start offered cannot be bridged this way).
+    """
+    if type(move) is not int or not 0 <= move < n:
+        raise NotAGame(f"{game.spec.name}: move {move!r} is not an action id below {n}")
+    return move
+
+
+def _utility_bounds(game: Game[Any, Any]) -> tuple[float, float]:
+    """OpenSpiel's utility bounds: the outcomes' when the spec lists them; otherwise returns are
+    margins, and ``max_length`` bounds each registered game's (a box, a point per ply at most)."""
+    if game.spec.outcomes is not None:
+        return min(game.spec.outcomes), max(game.spec.outcomes)
+    return -float(game.spec.max_length), float(game.spec.max_length)
+
+
+@functools.cache
+def as_pyspiel(game: Game[Any, Any]) -> Any:
+    """``game`` as a pyspiel game (OpenSpiel's Python game API), for OpenSpiel's algorithms.
+
+    A bridged OpenSpiel game gives back its own pyspiel game. Any other game becomes a
+    ``pyspiel.Game`` whose Python states hold a purestate state: ``apply_action`` replaces it by
+    ``game.step(state, action)``, so the purestate values are never changed, and actions are the
+    move ids. Not registered with ``pyspiel.register_game`` (a game holds its options, which a
+    registered name could not carry): pass the object to OpenSpiel's algorithms. Memoised:
+    the same game gives the same pyspiel game.
+
+    Raises:
+        SpecError: without OpenSpiel, or for a game with hidden information (Tron under
+            simultaneous rules: a sequential pyspiel game would show the second mover the first
+            one's committed move).
+    """
+    if isinstance(game, OpenSpielGame):
+        return game.native
+    if hides_moves(game):
+        raise SpecError(
+            f"{format_name(game)}: a game with hidden moves cannot be a sequential, perfect-"
+            "information pyspiel game"
+        )
+    return _python_game(pyspiel_module())(game)
+
+
+def format_name(game: Game[Any, Any]) -> str:
+    """The game's spec string, or its name when its options cannot be spelled."""
+    try:
+        return game_spec(game)
+    except SpecError:
+        return game.spec.name
+
+
+class _Shared:
+    """A purestate game and state inside a pyspiel state. ``clone`` deep-copies a Python state;
+    both values are immutable, so the copy shares them (copying a game's memo tables on every
+    clone would make OpenSpiel's search crawl)."""
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: Game[Any, Any], state: Any) -> None:
+        self.game = game
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+def hides_moves(game: Game[Any, Any]) -> bool:
+    """Whether a mover may not see the position (Tron's simultaneous rules hide the committed
+    first move of a round): ``observation`` differs from the state after the first ply."""
+    observe = getattr(game, "observation", None)
+    if observe is None:
+        return False
+    s = game.initial()
+    if game.is_over(s):
+        return False
+    s = game.step(s, game.legal(s)[0])
+    return not game.is_over(s) and observe(s, game.to_move(s)) != s
+
+
+@functools.cache
+def _python_game(pyspiel: Any) -> type:
+    """The pyspiel.Game and pyspiel.State subclasses, made once pyspiel is imported (the module
+    itself must load without it)."""
+    T = pyspiel.GameType
+
+    class PurestateState(pyspiel.State):  # type: ignore[misc]
+        """A pyspiel state holding a purestate state (replaced, never changed, by a move)."""
+
+        def __init__(self, pgame: Any, state: Any) -> None:
+            super().__init__(pgame)
+            self.held = _Shared(pgame.purestate, state)
+
+        def current_player(self) -> int:
+            game, state = self.held.game, self.held.state
+            if game.is_over(state):
+                return int(pyspiel.PlayerId.TERMINAL)
+            return int(game.to_move(state))
+
+        def _legal_actions(self, player: int) -> list[int]:
+            game, state = self.held.game, self.held.state
+            if game.is_over(state) or player != game.to_move(state):
+                return []
+            return list(game.legal(state))
+
+        def _apply_action(self, action: int) -> None:
+            game = self.held.game
+            self.held = _Shared(game, game.step(self.held.state, int(action)))
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            return str(self.held.game.format_move(int(action)))
+
+        def is_terminal(self) -> bool:
+            return bool(self.held.game.is_over(self.held.state))
+
+        def returns(self) -> list[float]:
+            return [float(r) for r in self.held.game.returns(self.held.state)]
+
+        def rewards(self) -> list[float]:
+            # the whole result comes at the end (RewardModel.TERMINAL)
+            return self.returns() if self.is_terminal() else [0.0, 0.0]
+
+        def __str__(self) -> str:
+            return str(self.held.game.render(self.held.state))
+
+    class PurestateGame(pyspiel.Game):  # type: ignore[misc]
+        """A purestate game behind OpenSpiel's game API."""
+
+        def __init__(self, game: Game[Any, Any]) -> None:
+            low, high = _utility_bounds(game)
+            name = format_name(game)
+            game_type = T(
+                short_name="purestate_" + game.spec.name,
+                long_name=f"purestate {name}",
+                dynamics=T.Dynamics.SEQUENTIAL,
+                chance_mode=T.ChanceMode.DETERMINISTIC,
+                information=T.Information.PERFECT_INFORMATION,
+                utility=T.Utility.ZERO_SUM if game.spec.zero_sum else T.Utility.GENERAL_SUM,
+                reward_model=T.RewardModel.TERMINAL,
+                max_num_players=2,
+                min_num_players=2,
+                provides_information_state_string=False,
+                provides_information_state_tensor=False,
+                provides_observation_string=False,
+                provides_observation_tensor=False,
+                parameter_specification={},
+            )
+            info = pyspiel.GameInfo(
+                num_distinct_actions=num_move_ids(game),
+                max_chance_outcomes=0,
+                num_players=2,
+                min_utility=low,
+                max_utility=high,
+                utility_sum=0.0 if game.spec.zero_sum else None,
+                max_game_length=game.spec.max_length,
+            )
+            super().__init__(game_type, info, {})
+            self.purestate = game
+
+        def new_initial_state(self, state: Any = None) -> Any:
+            """The start, or the pyspiel state holding the purestate ``state``."""
+            return PurestateState(self, self.purestate.initial() if state is None else state)
+
+    return PurestateGame
+
+
+def to_pyspiel(game: Game[Any, Any], state: Any) -> Any:
+    """A fresh pyspiel state of ``as_pyspiel(game)`` for the purestate ``state`` (the caller may
+    mutate it: it is a clone, or a new wrapper of the immutable state)."""
+    if isinstance(game, OpenSpielGame):
+        return state.native.clone()
+    return as_pyspiel(game).new_initial_state(state)

@@ -1,0 +1,312 @@
+"""OpenSpiel games through the bridge (purestate.interop.openspiel): loading, refusals, values
+that never change, every agent that fits and every command on tiny games."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import purestate
+from purestate.cli import app
+from purestate.core.game import NotAGame
+
+needs_openspiel = pytest.mark.skipif(
+    find_spec("pyspiel") is None, reason="needs purestate[openspiel]"
+)
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.output
+
+
+def test_without_openspiel_the_bridge_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now raises ImportError
+    with pytest.raises(purestate.SpecError, match=r"purestate\[openspiel\]") as e:
+        purestate.make("openspiel:connect_four")
+    assert "\n" not in str(e.value)
+    code, text = run("evaluate", "--game", "openspiel:connect_four", "--games", "1")
+    assert code == 2 and "purestate[openspiel]" in text and "Traceback" not in text
+
+
+def test_an_unknown_game_names_the_openspiel_family() -> None:
+    with pytest.raises(purestate.SpecError, match=r"unknown game 'tic_tac_toe' .*openspiel:NAME"):
+        purestate.make("tic_tac_toe")
+
+
+@needs_openspiel
+def test_make_takes_the_spec_or_keyword_options() -> None:
+    a = purestate.make("openspiel:breakthrough:rows=5,columns=5")
+    b = purestate.make("openspiel:breakthrough", columns=5, rows=5)
+    c = purestate.make_spec("openspiel:breakthrough:columns=5,rows=5")
+    assert a == b == c and hash(a) == hash(c)
+    assert a.spec.name == "openspiel:breakthrough:columns=5,rows=5"
+    assert a != purestate.make("openspiel:breakthrough")
+    assert a.spec.max_length == a.native.max_game_length()
+    assert len(a.legal(a.initial())) == 13  # five pawns on a five-column row: 5 + 4 + 4 moves
+
+
+@needs_openspiel
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("openspiel:kuhn_poker", "chance events and its information is imperfect"),
+        ("openspiel:goofspiel", "its moves are simultaneous"),
+        ("openspiel:backgammon", "it has chance events"),
+        ("openspiel:morpion_solitaire", "it is a 1-player game"),
+        ("openspiel:no_such_game", "unknown OpenSpiel game 'no_such_game'"),
+        ("openspiel:hex:size=3", "has no option 'size' (options: board_size"),
+        ("openspiel:hex:board_size=big", "must be a whole number"),
+    ],
+)
+def test_other_games_and_bad_options_are_refused_in_one_line(spec: str, words: str) -> None:
+    with pytest.raises(purestate.SpecError) as e:
+        purestate.make_spec(spec)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    code, text = run("evaluate", "--game", spec, "--games", "1")
+    assert code == 2 and words in text.replace("\n", " ") and "Traceback" not in text
+
+
+@needs_openspiel
+def test_step_never_changes_its_input_and_states_are_histories() -> None:
+    game = purestate.make("openspiel:connect_four")
+    s0 = game.initial()
+    native = s0.native.serialize()
+    a = game.step(s0, 3)
+    b = game.step(s0, 4)
+    aa = game.step(a, 3)
+    # the parent and its pyspiel state are as they were, and each child has its own
+    assert (
+        s0.history == () and s0.native.serialize() == native and game.legal(s0) == tuple(range(7))
+    )
+    assert a.history == (3,) and b.history == (4,) and aa.history == (3, 3)
+    assert a.native.history() == [3] and b.native.history() == [4] and aa.native.history() == [3, 3]
+    assert game.to_move(a) == 1 and game.to_move(aa) == 0
+    # equal histories are equal values, however they were reached
+    assert game.decode(game.encode(aa)) == aa and game.encode(s0) == "-"
+    assert game.from_pyspiel(aa.native.clone()) == aa
+    with pytest.raises(purestate.IllegalMove):
+        game.step(s0, 7)
+    with pytest.raises(purestate.ParseError):
+        game.decode("3,x")
+
+
+@needs_openspiel
+def test_moves_are_typed_as_ids_or_openspiel_names() -> None:
+    game = purestate.make("openspiel:breakthrough:rows=5,columns=5")
+    s = game.initial()
+    name = s.native.action_to_string(0, 2)
+    assert game.parse_move(s, "2") == 2 and game.parse_move(s, name) == 2
+    assert f"2={name}" in game.render(s)
+    with pytest.raises(purestate.IllegalMove):
+        game.parse_move(s, "3")
+    with pytest.raises(purestate.ParseError):
+        game.parse_move(s, "z9z9")
+
+
+@needs_openspiel
+def test_a_raw_pyspiel_game_or_state_gets_one_line_saying_how_to_bridge_it() -> None:
+    import pyspiel
+
+    raw = pyspiel.load_game("tic_tac_toe")
+    state = raw.new_initial_state()
+    bridged = purestate.make("openspiel:tic_tac_toe")
+    for spec in ("random", "mcts", "alphabeta"):
+        agent = purestate.agent(spec)
+        with pytest.raises(NotAGame, match=r"purestate\.make\('openspiel:tic_tac_toe'\)"):
+            agent.act(raw, None, state, purestate.key(0))
+        with pytest.raises(NotAGame, match=r"game\.from_pyspiel\(state\)"):
+            agent.act(bridged, None, state, purestate.key(0))
+    with pytest.raises(NotAGame, match="openspiel:tic_tac_toe"):
+        purestate.play(raw, (purestate.agent("random"),) * 2, (None, None), purestate.key(0))
+
+
+@needs_openspiel
+@pytest.mark.parametrize(
+    "spec",
+    ["random", "mcts:simulations=40", "alphabeta", "alphabeta:depth=2", "qlearning", "sarsa"],
+)
+def test_every_agent_that_fits_plays_a_bridged_game(spec: str) -> None:
+    code, text = run(
+        "evaluate", "--game", "openspiel:tic_tac_toe", "--agent", spec, "--games", "3", "--json"
+    )
+    assert code == 0, text
+    figures = json.loads(text)
+    for seat in ("first", "second"):
+        assert figures[seat]["games"] == 3
+        assert figures[seat]["wins"] + figures[seat]["draws"] + figures[seat]["losses"] == 3
+
+
+@needs_openspiel
+def test_search_beats_random_on_connect_four() -> None:
+    game = purestate.make("openspiel:connect_four")
+    mcts, rnd = purestate.agent("mcts:simulations=200"), purestate.agent("random")
+    wins = 0
+    for i in range(4):
+        seats = (mcts, rnd) if i % 2 == 0 else (rnd, mcts)
+        ep = purestate.play(game, seats, (None, None), purestate.key(i))
+        wins += ep.returns[i % 2] > 0
+    assert wins == 4
+
+
+def _json(text: str) -> Any:
+    """The JSON document a command printed (the runner mixes in the 'wrote FOLDER' line)."""
+    return json.loads(text[text.index("{") :])
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@needs_openspiel
+def test_every_command_runs_on_a_bridged_game(tmp_path: Path) -> None:
+    g = "openspiel:tic_tac_toe"
+    code, text = run(
+        "tournament", "--game", g, "--agents", "random", "mcts:simulations=20", "alphabeta",
+        "-n", "2", "--out", str(tmp_path / "t"), "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    assert _json(text)["game"] == g
+    games = _records(tmp_path / "t" / "games.jsonl")
+    assert len(games) == 6 and all(r["game"] == g for r in games)
+    # the records hold OpenSpiel's action ids: pyspiel replays them to the recorded returns
+    import pyspiel
+
+    for r in games:
+        s = pyspiel.load_game("tic_tac_toe").new_initial_state()
+        for a in r["moves"]:
+            s.apply_action(a)
+        assert s.is_terminal() and s.returns() == r["returns"]
+    code, text = run("replay", str(tmp_path / "t" / "games.jsonl"), "--index", "1", "--text")
+    assert code == 0 and text.startswith(f"{g}: ")
+    code, text = run("replay", str(tmp_path / "t" / "games.jsonl"), "--json")
+    assert code == 0, text
+
+    code, text = run(
+        "selfplay", "--game", g, "--agent", "qlearning", "--opponent", "random", "--games", "60",
+        "--out", str(tmp_path / "s"), "--no-plot", "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    assert _json(text)["games"] == 60 and len(_records(tmp_path / "s" / "games.jsonl")) == 60
+
+    code, text = run(
+        "sweep", "--game", g, "--grid", "sarsa:alpha=0.1,0.5", "--opponent", "random",
+        "--seeds", "0-1", "--games", "20", "--block", "10", "--out", str(tmp_path / "w"), "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    assert _json(text)["runs"] == 4
+
+    # a person types action ids (a taken square is refused and the next line read)
+    moves = "\n".join(["4", "0", "8", "2", "6", "1", "3", "5", "7"] * 2) + "\nn\n"
+    code, text = run(
+        "play", g, "--opponent", "alphabeta", "--save", str(tmp_path / "p"), input=moves
+    )
+    assert code == 0, text
+    (played,) = _records(tmp_path / "p" / "games.jsonl")
+    assert played["game"] == g and played["players"] == ["person", "alphabeta"]
+
+
+# --- purestate games inside OpenSpiel ----------------------------------------------------------
+
+EVERY_GAME = (
+    "tictactoe",
+    "dots_and_boxes:rows=2,cols=2",
+    "ultimate_tictactoe",
+    "xtreme_tictactoe",
+    "tron:map=small_room",
+)
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec", EVERY_GAME)
+def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -> None:
+    import numpy as np
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = purestate.make_spec(spec)
+    pgame = as_pyspiel(game)
+    assert as_pyspiel(game) is pgame and pgame.num_players() == 2
+    rs = np.random.RandomState(0)
+    bots = [mcts.MCTSBot(pgame, 2, 12, mcts.RandomRolloutEvaluator(1, rs), random_state=rs)] * 2
+    state = pgame.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, bots, rs)
+    # OpenSpiel played legal moves to the end: the purestate game agrees, ply by ply
+    episode = purestate.replay(game, [int(a) for a in state.history()])
+    assert tuple(returns) == episode.returns
+    assert state.is_terminal() and len(episode.moves) <= pgame.max_game_length()
+    assert all(0 <= a < pgame.num_distinct_actions() for a in state.history())
+
+
+@needs_openspiel
+def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = purestate.make("tictactoe")
+    s = as_pyspiel(game).new_initial_state()
+    s.apply_action(4)
+    c = s.clone()
+    c.apply_action(0)
+    assert s.history() == [4] and c.history() == [4, 0]
+    assert s.legal_actions() == [0, 1, 2, 3, 5, 6, 7, 8] and 0 not in c.legal_actions()
+    assert s.current_player() == 1 and c.current_player() == 0
+    assert str(s) == game.render(game.step(game.initial(), 4))
+
+
+@needs_openspiel
+def test_hidden_moves_are_refused_and_bridged_games_give_their_own() -> None:
+    from purestate.interop.openspiel import as_pyspiel
+
+    with pytest.raises(purestate.SpecError, match="hidden moves"):
+        as_pyspiel(purestate.make("tron", map="small_room", rules="simultaneous"))
+    bridged = purestate.make("openspiel:connect_four")
+    assert as_pyspiel(bridged) is bridged.native
+
+
+@needs_openspiel
+def test_openspiel_bots_are_agents_drawing_from_our_keys() -> None:
+    game = purestate.make("openspiel:connect_four")
+    theirs = purestate.agent("openspiel_mcts:simulations=30")
+    assert theirs.spec == "openspiel_mcts:simulations=30"
+    assert purestate.agent("openspiel_mcts").simulations == 1000
+    rnd = purestate.agent("openspiel_random")
+    a = purestate.play(game, (theirs, rnd), (None, None), purestate.key(5))
+    b = purestate.play(game, (theirs, rnd), (None, None), purestate.key(5))
+    assert a == b
+    c = purestate.play(game, (rnd, rnd), (None, None), purestate.key(6))
+    assert c.moves != purestate.play(game, (rnd, rnd), (None, None), purestate.key(7)).moves
+
+
+@needs_openspiel
+def test_a_tournament_with_our_mcts_and_theirs_is_one_command() -> None:
+    code, text = run(
+        "tournament", "--game", "tictactoe", "--agents", "mcts:simulations=50",
+        "openspiel_mcts:simulations=50", "openspiel_random", "-n", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, text
+    figures = _json(text)
+    assert {r["agent"] for r in figures["ratings"]} == {
+        "mcts:simulations=50",
+        "openspiel_mcts:simulations=50",
+        "openspiel_random",
+    }
+
+
+@needs_openspiel
+@pytest.mark.skipif(find_spec("pettingzoo") is None, reason="needs purestate[pettingzoo]")
+def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).parent.parent / "docs" / "interop.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in page.split("```python\n")[1:]]
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/interop.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 3

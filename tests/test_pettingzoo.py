@@ -1,0 +1,126 @@
+"""purestate games as PettingZoo environments (purestate.interop.pettingzoo)."""
+
+from __future__ import annotations
+
+import sys
+from importlib.util import find_spec
+from typing import Any
+
+import numpy as np
+import pytest
+
+import purestate
+
+needs_pettingzoo = pytest.mark.skipif(
+    find_spec("pettingzoo") is None, reason="needs purestate[pettingzoo]"
+)
+needs_openspiel = pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs open_spiel")
+
+# PettingZoo's api_test warns about every dict observation, its own classic games' included
+classic_warnings = pytest.mark.filterwarnings(
+    "ignore:Observation space for each agent probably should be",
+    "ignore:Observation is not a NumPy array",
+    "ignore:Observation numpy array is all zeros",  # an empty board at the start
+)
+
+EVERY_GAME = (
+    "tictactoe",
+    "dots_and_boxes:rows=2,cols=3",
+    "ultimate_tictactoe",
+    "xtreme_tictactoe",
+    "tron:map=small_room",
+    "tron:map=small_room,rules=simultaneous",
+)
+
+
+def test_without_pettingzoo_the_bridge_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from purestate.interop.pettingzoo import env
+
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(purestate.SpecError, match=r"purestate\[pettingzoo\]"):
+        env("tictactoe")
+
+
+@needs_pettingzoo
+@classic_warnings
+@pytest.mark.parametrize("spec", EVERY_GAME)
+def test_every_game_passes_pettingzoos_api_test(spec: str) -> None:
+    from pettingzoo.test import api_test
+
+    from purestate.interop.pettingzoo import env
+
+    api_test(env(spec, render_mode="ansi"), num_cycles=100, verbose_progress=False)
+
+
+@needs_pettingzoo
+@needs_openspiel
+@classic_warnings
+def test_a_bridged_openspiel_game_passes_it_too() -> None:
+    from pettingzoo.test import api_test
+
+    from purestate.interop.pettingzoo import env
+
+    e = env("openspiel:connect_four")
+    api_test(e, num_cycles=100, verbose_progress=False)
+    assert e.observation_space("player_0")["observation"].shape == (3, 6, 7)
+
+
+def _play(e: Any, actions: list[int]) -> None:
+    for a in actions:
+        e.step(a)
+
+
+@needs_pettingzoo
+def test_tictactoe_planes_put_the_observer_first_and_mask_the_mover() -> None:
+    from purestate.interop.pettingzoo import env
+
+    e = env("tictactoe")
+    _play(e, [4, 0])  # X centre, O corner
+    assert e.agent_selection == "player_0"
+    x, o = e.observe("player_0"), e.observe("player_1")
+    assert x["observation"][1, 1, 0] == 1 and x["observation"][0, 0, 1] == 1
+    assert o["observation"][0, 0, 0] == 1 and o["observation"][1, 1, 1] == 1
+    assert x["observation"].sum() == 2
+    assert list(np.flatnonzero(x["action_mask"])) == [1, 2, 3, 5, 6, 7, 8]
+    assert not o["action_mask"].any()  # not its turn
+    _play(e, [1, 3, 7])  # X wins down the middle column
+    assert e.terminations == {"player_0": True, "player_1": True}
+    assert e._cumulative_rewards == {"player_0": 1.0, "player_1": -1.0}
+
+
+@needs_pettingzoo
+def test_board_planes_follow_the_move_ids() -> None:
+    from purestate.interop.pettingzoo import env
+
+    u = env("ultimate_tictactoe")
+    _play(u, [10])  # small board 1 (top middle), its cell 1 (top middle)
+    assert np.argwhere(u.observe("player_0")["observation"][:, :, 0]).tolist() == [[0, 4]]
+    d = env("dots_and_boxes:rows=2,cols=3")
+    _play(d, [0, 9])  # the first horizontal line, then the first vertical one (id num_h = 9)
+    planes = d.observe("player_0")["observation"]
+    assert planes[0, 0, 0] == 1 and planes[0, 0, 1] == 1 and planes.sum() == 2
+    t = env("tron:map=small_room")
+    heads = t.observe("player_0")["observation"]
+    game = purestate.make("tron", map="small_room")
+    s = game.initial()
+    cols = game.board.cols
+    assert heads[s.head0 // cols, s.head0 % cols, 1] == 1
+    assert heads[s.head1 // cols, s.head1 % cols, 2] == 1
+
+
+@needs_pettingzoo
+@classic_warnings
+def test_simultaneous_tron_hides_the_committed_move_and_runs_in_parallel() -> None:
+    from pettingzoo.test import parallel_api_test
+
+    from purestate.interop.pettingzoo import env, parallel_env
+
+    spec = "tron:map=small_room,rules=simultaneous"
+    e = env(spec)
+    before = e.observe("player_1")["observation"].copy()
+    e.step(0)  # player 0 commits a move: player 1 must not see it
+    assert e.agent_selection == "player_1"
+    assert (e.observe("player_1")["observation"] == before).all()
+    parallel_api_test(parallel_env(spec), num_cycles=100)
+    with pytest.raises(purestate.SpecError, match="take turns"):
+        parallel_env("tictactoe")
