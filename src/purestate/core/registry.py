@@ -34,6 +34,7 @@ _AGENTS: dict[str, str] = {
     "mcts": "purestate.agents.mcts:MCTS",
     "seedbot": "purestate.agents.seedbot:SeedBot",
     "qlearning": "purestate.agents.td:QLearning",
+    "qlearning_notebook": "purestate.agents.td:QLearningNotebook",
     "sarsa": "purestate.agents.td:Sarsa",
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
