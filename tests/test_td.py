@@ -100,7 +100,7 @@ CHAIN_EPISODE = Episode(states=(0, 1, 2), moves=(0, 0), movers=(0, 0), returns=(
     ids=["q-negamax", "q-own", "sarsa0", "sarsa.5", "sarsa1-acc", "sarsa-own"],
 )
 def test_two_step_chain_values_are_the_discounted_return(agent: Any) -> None:
-    # Q(0) = r1 + γ·r2 = 1 + 0.9·2 = 2.8 and Q(1) = r2 = 2. The seed's SARSA bug
+    # Q(0) = r1 + γ·r2 = 1 + 0.9·2 = 2.8 and Q(1) = r2 = 2. The student project's SARSA bug
     # (δ = r + γ + Q' - Q) would give Q(0) = 1 + 0.9 + 2 = 3.9.
     game = Chain()
     table = agent.initial_table(game, 0)
@@ -224,7 +224,7 @@ def test_sarsa_never_loses_tictactoe_to_random() -> None:
         assert _vs_random(game, agent, table, seat, 1000).losses == 0
 
 
-# -- the seed preset --------------------------------------------------------------------------
+# -- the notebook's learner (qlearning_notebook; these use its old name, qlearning:preset=seed) -
 
 
 def test_seed_preset_options() -> None:
