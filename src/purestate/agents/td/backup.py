@@ -2,13 +2,14 @@
 
 Written once, used by ``QLearning.learn`` (on a table's scratch rows) and by the fused self-play
 loop (on rows numbered by position): the two must compute the very same numbers in the same
-order, so that the fused loop is exactly the fold it replaces. The callers reach their rows
-through two small functions, ``best`` and ``slot``, so the sweep itself knows nothing of keys.
+order, so that the fused loop is exactly the fold it replaces. The callers hand over their rows
+per ply (and two small functions for the rows they have not fetched), so the sweep itself knows
+nothing of keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from purestate.agents.td.tables import Q_LIMIT, clamp
 
@@ -41,42 +42,65 @@ def chain(movers: Sequence[int], seat: int, negamax: bool) -> list[Step]:
 
 
 def q_backups(
-    steps: Sequence[Step],
     movers: Sequence[int],
     phi: Sequence[float],
     seat: int,
+    negamax: bool,
     alpha: float,
     gamma: float,
-    best: Callable[[int], float],
-    slot: Callable[[int], tuple[list[float], int]],
+    rows: list[list[float] | None],
+    slots: list[int],
+    read: Callable[[int], float],
+    write: Callable[[int], list[float]],
 ) -> None:
-    """Q-learning's one-step backups of ``seat``'s moves, swept backwards along ``steps``.
+    """Q-learning's one-step backups of ``seat``'s moves, swept backwards along its chain.
 
     The target of the move at ply ``t`` is ``seat``'s reward (the change of player 0's running
     margin ``phi``, signed for ``seat``) plus ``gamma`` times the signed best value of the ply it
     bootstraps on; the value moves by ``alpha`` towards it and stays within ``±Q_LIMIT``.
 
+    The rows are reached through two lists the caller may fill beforehand (the fused loop does,
+    so its hot path calls nothing) and two functions asked only for plies left at None:
+
     Args:
-        steps: ``chain(movers, seat, negamax)``.
         movers: Who moved at each ply.
         phi: Player 0's running margin before each ply, then the return.
         seat: The learning seat: only its moves change.
+        negamax: Bootstrap as ``chain`` says: on the next ply (negamax) or on ``seat``'s next
+            decision (own).
         alpha: Step size.
         gamma: Discount.
-        best: Ply -> the largest value of the position before it (0 if unseen).
-        slot: Ply -> the row of the position before it and the index of the move played; the
-            row is changed in place.
+        rows: Per ply, the row of the position before it (changed in place), or None if not
+            fetched yet.
+        slots: Per ply, the index in its row of the move played (read where ``rows`` is set).
+        read: Ply -> the largest value of the position before it (0 if unseen), for a ply whose
+            ``rows`` entry is None.
+        write: Ply -> the row of the position before it, made if unseen; it also sets the ply's
+            ``slots`` entry. Its answer is kept in ``rows``.
     """
     n = len(movers)
     sign = 1.0 if seat == 0 else -1.0
     lo, hi = -Q_LIMIT, Q_LIMIT
-    for t, t2, flip in reversed(steps):
+    after: dict[int, int] = {}
+    if negamax:
+        # the negamax chain walked without building it (the hot case): each ply bootstraps on
+        # the next, its value negated when the turn passes
+        order: Iterable[int] = range(n - 1, -1, -1)
+    else:
+        after = {t: t2 for t, t2, _ in chain(movers, seat, negamax)}
+        order = reversed(after)
+    for t in order:
         if movers[t] != seat:
             continue
+        t2 = t + 1 if negamax else after[t]
         target = sign * (phi[t2] - phi[t])
         if t2 < n:
-            nxt = best(t2)
-            target += gamma * (nxt if flip > 0.0 else -nxt)
-        row, i = slot(t)
+            nrow = rows[t2]
+            nxt = read(t2) if nrow is None else max(nrow)
+            target += gamma * (nxt if not negamax or movers[t2] == seat else -nxt)
+        row = rows[t]
+        if row is None:
+            row = rows[t] = write(t)
+        i = slots[t]
         v = row[i] + alpha * (target - row[i])
         row[i] = v if lo <= v <= hi else clamp(v)

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from attrs import frozen
 
-from purestate.agents.td.backup import chain, q_backups
+from purestate.agents.td.backup import q_backups
 from purestate.agents.td.learner import TDLearner
 from purestate.agents.td.notebook import NOTEBOOK_PRESETS, QLearningNotebook
 from purestate.agents.td.selfplay import qlearning_selfplay
@@ -66,15 +66,24 @@ class QLearning(TDLearner):
     def update(self, game: Game[Any, Any], work: Work, ep: Episode, seat: int) -> None:
         """One-step Q-learning backups of ``seat``'s moves, last move first."""
         states, moves = ep.states, ep.moves
+        n = len(moves)
+        slots = [0] * n
+
+        def write(t: int) -> list[float]:
+            row, slots[t] = work.slot(states[t], moves[t])
+            return row
+
         q_backups(
-            chain(ep.movers, seat, self.bootstrap == "negamax"),
             ep.movers,
             self.potentials(game, ep),
             seat,
+            self.bootstrap == "negamax",
             self.alpha,
             self.gamma,
+            [None] * n,
+            slots,
             lambda t: work.best(states[t]),
-            lambda t: work.slot(states[t], moves[t]),
+            write,
         )
 
     def _selfplay(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyrsistent import pmap
 
-from purestate.agents.td.backup import chain, q_backups
+from purestate.agents.td.backup import q_backups
 from purestate.agents.td.policy import epsilon_greedy, explore_threshold
 from purestate.agents.td.tables import COUNT_LIMIT, EMPTY, QTable, Work
 from purestate.core.episode import Episode, play
@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 POSITION_CACHE_LIMIT = 1 << 20
 """Positions the fused loops remember before they start afresh (memory on big boards)."""
+
+
+def _filled(t: int) -> Any:
+    raise AssertionError(f"ply {t}: the fused loop fills every row before its backups")
 
 
 def fold_selfplay(
@@ -189,22 +193,6 @@ def qlearning_selfplay(
         p_back.append(tuple(moves.index(transform_move(m, gi) if g else m) for m in rep_moves))
         return i
 
-    # the backup's view of the game being learned: positions along ``path``, moves ``picks``
-    path: list[int] = []
-    picks: list[int] = []  # legal position of each move
-
-    def best(t: int) -> float:
-        row = rows[p_row[path[t]]]
-        return 0.0 if row is None else max(row)
-
-    def slot(t: int) -> tuple[list[float], int]:
-        q = path[t]
-        r = p_row[q]
-        row = rows[r]
-        if row is None:
-            row = rows[r] = [0.0] * len(p_legal[q])
-        return row, p_slot[q][picks[t]]
-
     alpha, gamma, negamax = agent.alpha, agent.gamma, agent.bootstrap == "negamax"
     g0, g1 = table.games
     root_state = game.initial()
@@ -258,11 +246,18 @@ def qlearning_selfplay(
         if n == 0:
             continue
         phi = [p_phi[q] for q in path]
-        steps = chain(movers, 0, negamax)
-        q_backups(steps, movers, phi, 0, alpha, gamma, best, slot)
-        # a negamax chain is the same for both seats
-        steps = steps if negamax else chain(movers, 1, negamax)
-        q_backups(steps, movers, phi, 1, alpha, gamma, best, slot)
+        # every position on the path gets a row (one seat or the other learns its move), so the
+        # rows are made before the sweeps: a new row of zeros is worth what an unseen one is
+        ply_rows: list[list[float] | None] = []
+        for q in path[:-1]:
+            r = p_row[q]
+            row = rows[r]
+            if row is None:
+                row = rows[r] = [0.0] * len(p_legal[q])
+            ply_rows.append(row)
+        slots = [p_slot[path[t]][picks[t]] for t in range(n)]
+        for seat in (0, 1):
+            q_backups(movers, phi, seat, negamax, alpha, gamma, ply_rows, slots, _filled, _filled)
         g0 += 1
         g1 += 1
     q_map = pmap({row_key[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
