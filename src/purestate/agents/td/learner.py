@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Literal
 
 from purestate.agents.td.policy import epsilon_greedy, explore_threshold, explores
-from purestate.agents.td.selfplay import keyed_selfplay
+from purestate.agents.td.selfplay import LOOPS
 from purestate.agents.td.tables import (
     Keying,
     QTable,
@@ -33,12 +33,15 @@ class TabularLearner:
     """A learner whose table maps positions to the values of their moves.
 
     Subclasses declare ``name``, ``make_keying`` (how positions become keys), ``act``,
-    ``learn`` and ``_selfplay`` (how a run of self-play games is computed: a fused loop, or the
-    plain fold); ``floor`` is the value below which ``greedy`` sees nothing.
+    ``learn`` and ``selfplay_loop`` (how a run of self-play games is computed: a fused loop, or
+    the plain fold); ``floor`` is the value below which ``greedy`` sees nothing.
     """
 
     name: ClassVar[str] = ""
     floor: ClassVar[float] = float("-inf")
+    selfplay_loop: ClassVar[str] = "fold"
+    """How ``selfplay`` computes its games: a name in ``selfplay.LOOPS`` (the fold itself, or a
+    fused loop that computes the same table)."""
     learns = True
 
     @property
@@ -121,7 +124,7 @@ class TabularLearner:
         start: int,
         played: list[Episode] | None,
     ) -> QTable:
-        raise NotImplementedError
+        return LOOPS[self.selfplay_loop](self, game, table, key, games, start, played)
 
     # -- persistence -------------------------------------------------------------------------
 
@@ -173,6 +176,8 @@ class TDLearner(TabularLearner):
     symmetric: bool
     rewards: Literal["score", "end"]
     bootstrap: Literal["negamax", "own"]
+
+    selfplay_loop = "keyed"
 
     def _check(self) -> None:
         if not 0.0 < self.alpha <= 1.0:
@@ -242,14 +247,3 @@ class TDLearner(TabularLearner):
     def update(self, game: Game[Any, Any], work: Work, ep: Episode, seat: int) -> None:
         """Change ``work``'s rows by what ``seat`` learns from ``ep`` (the learner's rule)."""
         raise NotImplementedError
-
-    def _selfplay(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        return keyed_selfplay(self, game, table, key, games, start, played)

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from attrs import frozen
 
 from purestate.agents.td.learner import TabularLearner
-from purestate.agents.td.selfplay import fold_selfplay
 from purestate.agents.td.tables import (
     COUNT_LIMIT,
     Q_LIMIT,
@@ -55,6 +54,7 @@ class QLearningNotebook(TabularLearner):
 
     name = "qlearning_notebook"
     floor = _NOTEBOOK_FLOOR
+    selfplay_loop = "fold"  # it learns from its visit counts as it goes: the fold itself
     alpha: ClassVar[float] = _NOTEBOOK_ALPHA
     gamma: ClassVar[float] = _NOTEBOOK_GAMMA
     symmetric: ClassVar[bool] = False
@@ -119,15 +119,3 @@ class QLearningNotebook(TabularLearner):
             k = work.keying.key(s)[0]
             counts[k] = min(COUNT_LIMIT, counts.get(k, table.visits.get(k, 0)) + 1)
         return QTable(work.persist(), table.visits.update(counts), counted(table.games, seat))
-
-    def _selfplay(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        # the notebook learns from its visit counts as it goes: no fused loop, the fold itself
-        return fold_selfplay(self, game, table, key, games, start, played)

@@ -9,11 +9,9 @@ from attrs import frozen
 from purestate.agents.td.backup import q_backups
 from purestate.agents.td.learner import TDLearner
 from purestate.agents.td.notebook import NOTEBOOK_PRESETS, QLearningNotebook
-from purestate.agents.td.selfplay import qlearning_selfplay
-from purestate.agents.td.tables import QTable, Work
+from purestate.agents.td.tables import Work
 from purestate.core.episode import Episode
 from purestate.core.game import Game
-from purestate.core.keys import Key
 from purestate.core.spec import SpecError
 
 
@@ -39,6 +37,7 @@ class QLearning(TDLearner):
     bootstrap: Literal["negamax", "own"] = "negamax"
 
     name = "qlearning"
+    selfplay_loop = "qlearning"
 
     def __attrs_post_init__(self) -> None:
         self._check()
@@ -85,14 +84,3 @@ class QLearning(TDLearner):
             lambda t: work.best(states[t]),
             write,
         )
-
-    def _selfplay(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        return qlearning_selfplay(self, game, table, key, games, start, played)

@@ -12,6 +12,7 @@ loops select moves with ``policy.epsilon_greedy`` and Q-learning's backs up with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pyrsistent import pmap
@@ -262,3 +263,11 @@ def qlearning_selfplay(
         g1 += 1
     q_map = pmap({row_key[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
     return QTable(q_map, table.visits, (min(g0, COUNT_LIMIT), min(g1, COUNT_LIMIT)))
+
+
+LOOPS: dict[str, Callable[..., QTable]] = {
+    "fold": fold_selfplay,
+    "keyed": keyed_selfplay,
+    "qlearning": qlearning_selfplay,
+}
+"""The self-play loops by the name a learner's ``selfplay_loop`` gives."""
