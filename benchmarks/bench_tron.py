@@ -11,8 +11,8 @@ issue's target. Results do not depend on ``--jobs``.
 
 Speed: CPU time per move (``time.process_time``, median over positions from real games) of
 ``alphabeta:depth=4,eval=voronoi`` against the same alpha-beta with a plain recompute-everything
-BFS Voronoi (Python lists and a deque per player per leaf, as the seed's write-up did), and the
-evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
+BFS Voronoi (Python lists and a deque per player per leaf, as the Tron project's write-up did), and
+the evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
 
 Big: one whole game on an empty ``--side``×``--side`` map (default 200, the size limit) for each
 of ``BIG_PAIRS``: plies, the CPU time of the game, and each bot's mean and worst CPU time per move

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import purestate
 from purestate.agents.alphabeta import search
 from purestate.agents.mcts import MCTS, Tree, unit_reward
-from purestate.agents.seedbot import SeedBot
+from purestate.agents.xtreme2019 import Xtreme2019
 from purestate.core.keys import Key
 from purestate.experiments.tournament import elo
 
@@ -103,10 +103,10 @@ def _snapshot(node: Any) -> tuple[Any, ...]:
 
 
 @given(states(TTT, max_plies=7), key_strategy())
-def test_seedbot_does_not_change_the_table_it_is_given(state: Any, key: Key) -> None:
+def test_xtreme2019_does_not_change_the_table_it_is_given(state: Any, key: Key) -> None:
     if TTT.is_over(state):
         return
-    bot = SeedBot(simulations=40)
+    bot = Xtreme2019(simulations=40)
     first = bot.act(TTT, Tree(), TTT.initial(), key).table
     snapshot = _snapshot(first.root)
     d = bot.act(TTT, first, state, key)

@@ -27,7 +27,7 @@ TEMPLATE = [
     "Symmetries",
     "Invariants",
     "Speed",
-    "What the seed got wrong",
+    "What the student project got wrong",
     "References",
 ]
 

@@ -8,6 +8,7 @@ import pytest
 
 import purestate
 from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.spec import format_spec
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 
 # 2×2 line ids (OpenSpiel's numbering):
@@ -125,6 +126,14 @@ def test_render_shows_lines_numbers_owners_and_score() -> None:
     assert " 11" in text and " 1 " in text  # undrawn lines show their ids
     seed = DotsAndBoxes(numbering="seed")
     assert "12" in seed.render(s) and seed == g  # numbering is only text for people
+
+
+def test_seed_numbering_is_an_old_name_of_the_notebooks() -> None:
+    g = DotsAndBoxes(numbering="notebook")
+    old = purestate.make_spec("dots_and_boxes:numbering=seed")
+    assert old.numbering == "notebook" and old.render(old.initial()) == g.render(g.initial())
+    assert format_spec("dots_and_boxes", old) == "dots_and_boxes:numbering=notebook"
+    assert g.parse_move(g.initial(), "notebook:6") == g.parse_move(g.initial(), "seed:6") == 5
 
 
 def test_parse_move_numberings() -> None:

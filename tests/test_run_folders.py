@@ -3,8 +3,10 @@ runs that end the same however often they are killed and resumed."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -455,3 +457,46 @@ def test_a_greedy_learner_refuses_a_game_too_large_for_it() -> None:
         check_game(greedy_agent(purestate.agent("menace")), purestate.make("ultimate_tictactoe"))
     r = invoke("tournament", "-g", "ultimate_tictactoe", "-a", "menace", "random")
     assert "seed" not in one_line_error(r)  # refused before the seed line
+
+
+def test_a_run_saved_under_old_names_resumes_and_replays(tmp_path: Path) -> None:
+    # a folder written when the notebook learner was ``qlearning:preset=seed`` and its numbering
+    # ``numbering=seed``: it resumes under either name to the run that was never interrupted
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    new = ["selfplay", "--game", "dots_and_boxes:rows=1,cols=2,numbering=notebook",
+           "--agent", "qlearning_notebook:episodes=60", "--opponent", "random", "--seed", "3",
+           "--checkpoint", "20", "--no-plot"]  # fmt: skip
+    renames = (
+        ("qlearning_notebook:", "qlearning:preset=seed,"),
+        ("qlearning_notebook", "qlearning:preset=seed"),
+        ("=notebook", "=seed"),
+    )
+
+    def aged(text: str) -> str:
+        for today, before in renames:
+            text = text.replace(today, before)
+        return text
+
+    def today(data: bytes) -> bytes:
+        text = data.decode()
+        for now, before in renames:
+            text = text.replace(before, now)
+        return text.encode()
+
+    assert invoke(*new, "--games", "60", "--out", str(whole)).exit_code == 0
+    for cmd in (new, [aged(a) for a in new]):
+        shutil.rmtree(part, ignore_errors=True)
+        assert invoke(*new, "--games", "30", "--out", str(part)).exit_code == 0
+        for p in part.iterdir():
+            p.write_text(aged(p.read_text()))
+        checkpoint = json.loads((part / "checkpoint.json").read_text())
+        for name in checkpoint["files"]:  # the old folder's checkpoint vouches for its files
+            checkpoint["files"][name] = hashlib.sha256((part / name).read_bytes()).hexdigest()
+        (part / "checkpoint.json").write_text(json.dumps(checkpoint))
+        assert "qlearning:preset=seed" in (part / "run.json").read_text()
+        r = invoke(*cmd, "--games", "60", "--resume", str(part))
+        assert r.exit_code == 0, r.output
+        assert {k: today(v) for k, v in files(part).items()} == files(whole)
+        # the first games were logged under the old names, and still replay
+        r = invoke("replay", str(part / "games.jsonl"), "--json")
+        assert r.exit_code == 0, r.output

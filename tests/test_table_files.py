@@ -390,7 +390,7 @@ def _seed_case(data: dict[str, Any], case: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("case", SEED_CASES)
 def test_a_bad_count_or_row_is_named(tmp_path: Path, case: str) -> None:
-    # the seed preset is the learner that keeps visit counts
+    # the notebook's learner (here by its old name) is the one that keeps visit counts
     spec = "qlearning:preset=seed"
     path = tmp_path / "table.json"
     text, message = _seed_case(_saved(path, "tictactoe", spec), case)

@@ -12,7 +12,7 @@ from attrs import frozen
 from typer.testing import CliRunner
 
 import purestate
-from purestate.agents.td import QLearning, QTable, Sarsa
+from purestate.agents.td import QLearning, QLearningNotebook, QTable, Sarsa
 from purestate.cli import app
 from purestate.core.episode import Episode, play
 from purestate.core.game import GameSpec, IllegalMove
@@ -100,7 +100,7 @@ CHAIN_EPISODE = Episode(states=(0, 1, 2), moves=(0, 0), movers=(0, 0), returns=(
     ids=["q-negamax", "q-own", "sarsa0", "sarsa.5", "sarsa1-acc", "sarsa-own"],
 )
 def test_two_step_chain_values_are_the_discounted_return(agent: Any) -> None:
-    # Q(0) = r1 + γ·r2 = 1 + 0.9·2 = 2.8 and Q(1) = r2 = 2. The seed's SARSA bug
+    # Q(0) = r1 + γ·r2 = 1 + 0.9·2 = 2.8 and Q(1) = r2 = 2. The student project's SARSA bug
     # (δ = r + γ + Q' - Q) would give Q(0) = 1 + 0.9 + 2 = 3.9.
     game = Chain()
     table = agent.initial_table(game, 0)
@@ -224,19 +224,31 @@ def test_sarsa_never_loses_tictactoe_to_random() -> None:
         assert _vs_random(game, agent, table, seat, 1000).losses == 0
 
 
-# -- the seed preset --------------------------------------------------------------------------
+# -- the notebook's learner (qlearning_notebook; these use its old name, qlearning:preset=seed) -
 
 
 def test_seed_preset_options() -> None:
+    # the notebook's learner is its own agent now; ``preset=seed`` is an alias for it
     a = purestate.agent("qlearning:preset=seed")
-    assert isinstance(a, QLearning)
+    assert isinstance(a, QLearningNotebook)
     assert (a.alpha, a.gamma, a.symmetric, a.episodes) == (0.2, 0.8, False, 10_000)
-    assert a.spec == "qlearning:preset=seed"
+    assert a.spec == "qlearning_notebook"
     assert purestate.agent("qlearning:preset=seed,episodes=500").spec == (
-        "qlearning:preset=seed,episodes=500"
+        "qlearning_notebook:episodes=500"
     )
     with pytest.raises(SpecError, match="preset=seed"):
         purestate.agent("qlearning:preset=seed,alpha=0.5")
+
+
+@pytest.mark.parametrize("old", ["qlearning:preset=seed", "qlearning:preset=notebook"])
+def test_notebook_presets_build_qlearning_notebook(old: str) -> None:
+    for episodes in ("", ",episodes=500"):
+        a = purestate.agent(old + episodes)
+        canonical = purestate.agent("qlearning_notebook" + episodes.replace(",", ":"))
+        assert a == canonical and a.spec == canonical.spec
+        assert purestate.agent(a.spec) == a
+    with pytest.raises(SpecError, match="episodes"):
+        purestate.agent("qlearning_notebook:alpha=0.5")
 
 
 def test_seed_preset_rewards_and_update_by_hand() -> None:
@@ -401,7 +413,7 @@ def test_fused_loop_forgetting_its_positions_changes_nothing(
     agent = purestate.agent(spec)
     t0 = agent.initial_table(g, 0)
     normal = agent.selfplay_games(g, t0, key(8), 80)
-    monkeypatch.setattr(td, "_POSITION_CACHE_LIMIT", 7)
+    monkeypatch.setattr(td.selfplay, "POSITION_CACHE_LIMIT", 7)
     assert agent.selfplay_games(g, t0, key(8), 80) == normal
     assert normal[0] == _selfplay(g, agent, 80, seed=8)
 

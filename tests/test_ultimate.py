@@ -368,7 +368,7 @@ def test_states_built_by_step_equal_states_built_by_attrs() -> None:
         assert repr(built) == repr(s)
 
 
-def test_code_move_scores_follow_the_seed_bots_numbers() -> None:
+def test_code_move_scores_follow_the_2019_bots_numbers() -> None:
     s = _position(
         {0: "01", 1: "345", 2: "0", 8: "2"},
         {4: "08", 6: "0", 7: "2", 3: "4", 5: "0", 2: "5"},

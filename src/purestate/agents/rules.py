@@ -1,4 +1,5 @@
-"""The Newell–Simon rules for tic-tac-toe, and the seeds' "human agent" built on them.
+"""The Newell–Simon rules for tic-tac-toe, and the student projects' "human agent" built
+on them.
 
 Each turn the player takes the first rule in this list that offers a move:
 
@@ -19,8 +20,8 @@ classic traps (X 0,8 / O 4 and O 2 / X 4,6); ``candidates(..., block_fork="naive
 version for the tests that show it.
 
 With ``p`` < 1 the agent follows the rules with probability ``p`` and otherwise plays a uniformly
-random legal move: the seeds' imperfect "human". The candidate set of a position is a pure
-function of the position, memoised, so ``act`` is a dict look-up and one random draw.
+random legal move: the student projects' imperfect "human". The candidate set of a position is a
+pure function of the position, memoised, so ``act`` is a dict look-up and one random draw.
 """
 
 from __future__ import annotations
@@ -192,7 +193,8 @@ class Rules(FixedPolicy):
 
     Attributes:
         p: Probability of following the rules on each move; otherwise a uniformly random legal
-            move (0.7 is the seeds' "human agent", 1 never loses).
+            move (0.7 is the student projects' "human agent", 1
+            never loses).
         tiebreak: Among a rule's equally good squares, a random one or the lowest-numbered one.
         opening: On the empty board, the centre (rule 5) or a random/first corner.
     """

@@ -16,15 +16,24 @@ from purestate.core.spec import option_docs
 
 
 def _listing(
-    kind: str, names: tuple[str, ...], cls_of: Callable[[str], type], as_json: bool
+    kind: str,
+    names: tuple[str, ...],
+    cls_of: Callable[[str], type],
+    as_json: bool,
+    aliases: dict[str, str] | None = None,
 ) -> None:
-    """Each name with its options, their defaults and meanings (the classes' docstrings)."""
+    """Each name with its options, their defaults and meanings (the classes' docstrings), and
+    the old names that still stand for it (``aliases``: old name -> name)."""
     # "options" stays the comma-separated names it always was; "details" adds defaults and meanings
+    aliases = aliases or {}
     rows: list[dict[str, Any]] = []
     for n in names:
         docs = option_docs(cls_of(n))
         rows.append({"name": n, "options": ", ".join(sorted(o["name"] for o in docs)) or "-",
                      "details": docs})  # fmt: skip
+        old = sorted(a for a, to in aliases.items() if to == n)
+        if old:
+            rows[-1]["aliases"] = old
     if as_json:
         print_json(rows)
         return
@@ -35,7 +44,8 @@ def _listing(
         Column("option", no_wrap=True),
         Column("default", overflow="fold"),
         Column("meaning", overflow="fold", ratio=1),
-        caption=f"use them as NAME:option=value,... (e.g. {_example(rows)})",
+        caption=f"use them as NAME:option=value,... (e.g. {_example(rows)})"
+        + "".join(f"; {a} is an old name of {to}" for a, to in sorted(aliases.items())),
     )
     for r in rows:
         opts = r["details"] or [{"name": "-", "default": "", "help": ""}]
@@ -74,4 +84,4 @@ def agents_command(
     as_json: AsJson = False,
 ) -> None:
     """List the agents and their options (use them as NAME:key=value,...)."""
-    _listing("agent", registry.agents(), registry.agent_class, as_json)
+    _listing("agent", registry.agents(), registry.agent_class, as_json, registry.agent_aliases())

@@ -24,7 +24,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
-from purestate.core.registry import agent
+from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
 from purestate.io import plots
@@ -71,6 +71,28 @@ RUN_FILES = (
 
 _IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
 """The manifest fields a resumed run must share with the command that continues it."""
+
+
+def _spec_today(text: Any) -> Any:
+    """A saved agent spec as that agent writes it today (``qlearning:preset=seed`` is now
+    ``qlearning_notebook``, ``seedbot`` is ``xtreme2019``); anything else as it is."""
+    try:
+        return agent(str(text)).spec
+    except SpecError:
+        return text
+
+
+def _game_today(text: Any) -> Any:
+    """A saved game spec as that game writes it today (``numbering=seed`` is now
+    ``numbering=notebook``); anything else as it is."""
+    try:
+        g = make_spec(str(text))
+    except (SpecError, ValueError):
+        return text
+    return format_spec(g.spec.name, g)
+
+
+_CANONICAL = {"game": _game_today, "agent": _spec_today, "opponent": _spec_today}
 
 
 @frozen
@@ -258,7 +280,7 @@ def selfplay_command(
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
-            check_manifest(out_dir / "run.json", manifest, _IDENTITY)
+            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _CANONICAL)
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")

@@ -38,8 +38,9 @@ _AGENTS: dict[str, str] = {
     "menace": "purestate.agents.menace:Menace",
     "alphabeta": "purestate.agents.alphabeta:AlphaBeta",
     "mcts": "purestate.agents.mcts:MCTS",
-    "seedbot": "purestate.agents.seedbot:SeedBot",
+    "xtreme2019": "purestate.agents.xtreme2019:Xtreme2019",
     "qlearning": "purestate.agents.td:QLearning",
+    "qlearning_notebook": "purestate.agents.td:QLearningNotebook",
     "sarsa": "purestate.agents.td:Sarsa",
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
@@ -47,6 +48,12 @@ _AGENTS: dict[str, str] = {
     # OpenSpiel's own bots (need purestate[openspiel] to move, not to be listed)
     "openspiel_mcts": "purestate.interop.bots:OpenSpielMCTS",
     "openspiel_random": "purestate.interop.bots:OpenSpielRandom",
+}
+
+# old name -> its agent's name today: specs, run folders and records written under the old name
+# still build the agent (whose spec then carries the new name).
+_AGENT_ALIASES: dict[str, str] = {
+    "seedbot": "xtreme2019",
 }
 
 
@@ -62,7 +69,7 @@ _EVALUATIONS: dict[str, str] = {
 }
 
 # name -> "module:function". Per-move scores injected into Monte Carlo search (heavy playouts,
-# progressive bias, the seed bot's ordering: ``mcts:playout=heavy,scores=uttt``):
+# progressive bias, the 2019 bot's ordering: ``mcts:playout=heavy,scores=uttt``):
 # ``move_scores(game, state) -> tuple[float, ...]``, one score >= 0 per move of
 # ``game.legal(state)`` in that order, larger meaning better for the player to move.
 _MOVE_SCORES: dict[str, str] = {
@@ -95,8 +102,14 @@ def game_class(name: str) -> type:
     return cls
 
 
+def agent_aliases() -> dict[str, str]:
+    """The agents' old names, each with the name it stands for today."""
+    return dict(_AGENT_ALIASES)
+
+
 def agent_class(name: str) -> type:
-    """The class of the agent called ``name``."""
+    """The class of the agent called ``name`` (or by an old name of it)."""
+    name = _AGENT_ALIASES.get(name, name)
     if name not in _AGENTS:
         raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
     cls: type = _load(_AGENTS[name])

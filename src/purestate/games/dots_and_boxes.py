@@ -1,9 +1,9 @@
 """Dots and boxes: the rules, the board's symmetries, the dbn codec and the board for people.
 
 Sizes count **boxes** (as OpenSpiel, Wilson and Barker & Korf do): ``rows=2, cols=2`` is the
-seed's 3×3 dots, 12 lines, 4 boxes. Moves are OpenSpiel's action ids: the horizontal lines row by
-row (``h(r, c) = r·cols + c``), then the vertical lines row by row
-(``v(r, c) = (rows + 1)·cols + r·(cols + 1) + c``). The seed numbers the same lines from 1
+notebook's 3×3 dots, 12 lines, 4 boxes. Moves are OpenSpiel's action ids: the horizontal lines
+row by row (``h(r, c) = r·cols + c``), then the vertical lines row by row
+(``v(r, c) = (rows + 1)·cols + r·(cols + 1) + c``). The notebook numbers the same lines from 1
 (``id + 1``); the ``numbering`` option chooses which numbers the board shows and a plain number
 typed by a person means.
 
@@ -206,6 +206,11 @@ def _parse_lines(text: str, n: int) -> int | None:
     return sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
+def _numbering(name: str) -> Any:
+    """A ``numbering`` option by its name today (``seed`` is the notebook's older name)."""
+    return "notebook" if name == "seed" else name
+
+
 @frozen
 class DotsAndBoxes:
     """Dots and boxes on a rows × cols board of boxes.
@@ -214,15 +219,18 @@ class DotsAndBoxes:
         rows: Boxes down (1 or more).
         cols: Boxes across (1 or more).
         margin: Returns are the box margin (True, the default) or +1/0/-1 (False).
-        numbering: ``"id"`` (OpenSpiel's action ids from 0, the default) or ``"seed"`` (the seed
-            notebook's line numbers, id + 1): what the board shows and a plain typed number means.
-            It changes only the text for people, so games that differ only in it are equal.
+        numbering: ``"id"`` (OpenSpiel's action ids from 0, the default) or ``"notebook"`` (the
+            dots-and-boxes notebook's line numbers, id + 1; ``"seed"`` is its older name): what
+            the board shows and a plain typed number means. It changes only the text for people,
+            so games that differ only in it are equal.
     """
 
     rows: int = 2
     cols: int = 2
     margin: bool = True
-    numbering: Literal["id", "seed"] = field(default="id", eq=False)
+    numbering: Literal["id", "notebook", "seed"] = field(
+        default="id", eq=False, converter=_numbering
+    )
     _board: Board = field(init=False, eq=False, repr=False)
     # the board's hot tables, copied onto the game so the rules reach them in one look-up
     _full: int = field(init=False, eq=False, repr=False)
@@ -238,8 +246,8 @@ class DotsAndBoxes:
                 raise ValueError(f"{name} must be a whole number of boxes >= 1; got {v!r}")
         if self.rows * self.cols > 64:
             raise ValueError("boards of more than 64 boxes are not supported")
-        if self.numbering not in ("id", "seed"):
-            raise ValueError(f"numbering must be 'id' or 'seed'; got {self.numbering!r}")
+        if self.numbering not in ("id", "notebook"):
+            raise ValueError(f"numbering must be 'id' or 'notebook'; got {self.numbering!r}")
         b = board(self.rows, self.cols)
         object.__setattr__(self, "_board", b)
         object.__setattr__(self, "_full", b.full)
@@ -479,8 +487,8 @@ class DotsAndBoxes:
         return State(lines, own0, own1, to_move)
 
     def line_number(self, move: int) -> int:
-        """The number a person sees for line ``move`` (id, or id + 1 with the seed numbering)."""
-        return move + 1 if self.numbering == "seed" else move
+        """The number a person sees for line ``move`` (id, or id + 1 with the notebook's)."""
+        return move + 1 if self.numbering == "notebook" else move
 
     def render(self, state: State) -> str:
         """Dots, drawn lines, box owners (A = player 0, B = player 1), the numbers of the
@@ -526,15 +534,15 @@ class DotsAndBoxes:
     def parse_move(self, state: State, text: str) -> int:
         """A line typed by a person.
 
-        A plain number is a line number as the board shows it (OpenSpiel id, or the seed's
-        1-based number with ``numbering=seed``). ``id:N`` and ``seed:N`` say which explicitly,
-        and ``h R C`` / ``v R C`` (also ``h,0,1`` or OpenSpiel's ``(h,0,1)``) name a line by the
-        dot it starts from.
+        A plain number is a line number as the board shows it (OpenSpiel id, or the notebook's
+        1-based number with ``numbering=notebook``). ``id:N`` and ``notebook:N`` (or ``seed:N``)
+        say which explicitly, and ``h R C`` / ``v R C`` (also ``h,0,1`` or OpenSpiel's
+        ``(h,0,1)``) name a line by the dot it starts from.
         """
         t = text.strip().lower()
         b = self._board
         move: int | None = None
-        for prefix, offset in (("id:", 0), ("seed:", 1)):
+        for prefix, offset in (("id:", 0), ("notebook:", 1), ("seed:", 1)):
             if t.startswith(prefix):
                 num = t[len(prefix) :].strip()
                 if not num.isdigit():
@@ -557,7 +565,7 @@ class DotsAndBoxes:
                 raise ParseError(
                     f"{text!r} is not a line: type a line number as the board shows it"
                 )
-            move = int(t) - (1 if self.numbering == "seed" else 0)
+            move = int(t) - (1 if self.numbering == "notebook" else 0)
         if not 0 <= move < b.num_lines:
             lo, hi = self.line_number(0), self.line_number(b.num_lines - 1)
             raise ParseError(f"{text!r} is not a line (lines are numbered {lo}-{hi})")

@@ -1,6 +1,7 @@
-"""The seed bot's heuristic for ultimate and Xtreme tic-tac-toe, from its README.
+"""The 2019 Xtreme tic-tac-toe bot's heuristic for ultimate and Xtreme tic-tac-toe, from its
+README.
 
-The seed (``Nots-and-crosses-on-steroids``, winner of the 2019 IIIT-H Xtreme tic-tac-toe
+The 2019 bot (``Nots-and-crosses-on-steroids``, winner of the 2019 IIIT-H Xtreme tic-tac-toe
 tournament) scores a *move* with these additive terms (README numbers):
 
 Small board (the board the mark goes in):
@@ -19,20 +20,20 @@ and a drawn small board is not empty):
 Two functions use these numbers:
 
 - ``move_scores(game, state) -> tuple[float, ...]``, aligned with ``game.legal(state)``: ``1 +``
-  the README points of each move, so every score is a positive playout weight (the seed picks
-  playout moves with probability proportional to it) and an ordering key (the seed sorts
-  children by it, highest first, and stops expanding below a move scoring ``WIN_SCORE`` or more,
-  which wins the game).
+  the README points of each move, so every score is a positive playout weight (the 2019 bot
+  picks playout moves with probability proportional to it) and an ordering key (the 2019
+  bot sorts children by it, highest first, and stops expanding below a move scoring
+  ``WIN_SCORE`` or more, which wins the game).
 - ``evaluate(game, state) -> float``: a position value for player 0, strictly inside (-1, 1),
   built from the same terms counted on the board as it stands (registered as the ``uttt``
   evaluation for alpha-beta and progressive bias).
 
-The seed's code (``bot.py``) uses other numbers than its README; ``code_move_scores`` has them,
-for a faithful ``seedbot``: a move that wins its small board scores ``10 ×`` a big-board score
+The 2019 bot's code (``bot.py``) uses other numbers than its README; ``code_move_scores`` has them,
+for a faithful ``xtreme2019``: a move that wins its small board scores ``10 ×`` a big-board score
 (10 if it completes a big-board line, else 2 per open two and per block of two made on the big
 board, at least 1); any other move scores 2 per open two and per block of two it makes on its
-small board, at least 1. A score of ``CODE_WIN_SCORE`` (100) wins the game (the seed stops
-expanding there).
+small board, at least 1. A score of ``CODE_WIN_SCORE`` (100) wins the game (the 2019 bot
+stops expanding there).
 
 All of these work for ``ultimate_tictactoe`` (one big board) and ``xtreme_tictactoe`` (two; the
 terms are summed over both) and raise ``ValueError`` for any other game.
@@ -55,7 +56,7 @@ SMALL_LINE = 1
 BIG_WIN = 100
 BIG_LINE = 10
 WIN_SCORE = 1 + SMALL_WIN + BIG_WIN
-"""A move scoring at least this much wins the game (the seed prunes the branch there)."""
+"""A move scoring at least this much wins the game (the 2019 bot prunes the branch there)."""
 CODE_WIN_SCORE = 100
 """A ``code_move_scores`` score of this much wins the game."""
 SCALE = 30.0

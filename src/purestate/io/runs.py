@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -325,13 +325,23 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
     return dict(data)
 
 
-def check_manifest(path: Path, want: Mapping[str, Any], fields: Collection[str]) -> None:
-    """Refuse to continue a run whose manifest differs from ``want`` in any of ``fields``."""
+def check_manifest(
+    path: Path,
+    want: Mapping[str, Any],
+    fields: Collection[str],
+    canonical: Mapping[str, Callable[[Any], Any]] | None = None,
+) -> None:
+    """Refuse to continue a run whose manifest differs from ``want`` in any of ``fields``.
+
+    ``canonical`` maps a field to how a saved value is written today (an agent's old name or
+    alias to its spec), so that a run saved under an old name still resumes.
+    """
     have = read_manifest(path)
     if have is None:
         return
     for field in fields:
-        if have.get(field) != want.get(field):
+        now = (canonical or {}).get(field, lambda v: v)(have.get(field))
+        if now != want.get(field):
             raise RunFolderError(
                 f"{path.parent} is a run with {field} {have.get(field)!r}, not "
                 f"{want.get(field)!r}: resume it with the same settings, or use another folder"

@@ -51,7 +51,7 @@ U, D, L, R = 0, 1, 2, 3
 MOVES: tuple[int, ...] = (U, D, L, R)
 MOVE_NAMES = "UDLR"
 RUNNING, DRAW = -1, 2
-# The seed's bot (``ta2``): at most about 0.5 s a move on the shipped maps (docs/cli.md)
+# The Tron project's bot (``ta2``): at most about 0.5 s a move on the shipped maps (docs/cli.md)
 DEFAULT_OPPONENT = "alphabeta:depth=4,eval=voronoi"
 _NO_MOVE = -1
 

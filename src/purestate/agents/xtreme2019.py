@@ -1,12 +1,13 @@
-"""The seed's bot, rebuilt from its README so that other agents can be measured against it.
+"""The 2019 Xtreme tic-tac-toe bot (``xtreme2019``, formerly ``seedbot``), rebuilt from its
+README so that other agents can be measured against it.
 
-The seed (an MCTS bot that won a 72-team Xtreme tic-tac-toe tournament) works like this, and so
-does this agent, generic over the Game protocol with the heuristic injected:
+The 2019 bot (an MCTS bot that won a 72-team Xtreme tic-tac-toe tournament) works like this, and
+so does this agent, generic over the Game protocol with the heuristic injected:
 
-1. **Pre-expansion, once per move.** The tree is built to ``depth`` plies (3 in the seed). A
+1. **Pre-expansion, once per move.** The tree is built to ``depth`` plies (3 in the 2019 bot). A
    node's children are ordered by the heuristic score of their move, best first. A node below the
-   root gets children only when its branching factor is below ``width`` (19 in the seed), and a
-   move that ends the game is a leaf (the seed cut branches whose heuristic said "won").
+   root gets children only when its branching factor is below ``width`` (19 in the 2019 bot), and
+   a move that ends the game is a leaf (the 2019 bot cut branches whose heuristic said "won").
 2. **Selection** descends only through this fixed tree, by UCB with ``c = sqrt(2)`` and
    ``sqrt(ln N / n)``; unvisited children first, in heuristic order. A node counts the bot's wins;
    where the opponent chooses, the child is scored ``1 - w/n``.
@@ -17,14 +18,14 @@ does this agent, generic over the Game protocol with the heuristic injected:
 6. **Memory retention**: the subtree of the position reached after the opponent's reply is kept
    and expanded again to ``depth`` (``reuse``).
 
-What the seed got wrong is kept on purpose (draws as losses, win rate instead of visits, no
+What the 2019 bot got wrong is kept on purpose (draws as losses, win rate instead of visits, no
 incremental expansion): this agent is a yardstick. Its README's UCB without the square root is
-not kept: the seed's own code has the square root.
+not kept: the 2019 bot's own code has the square root.
 
 The heuristic is a per-move score function ``move_scores(game, state) -> tuple[float, ...]``,
 one non-negative score per move of ``game.legal(state)`` in that order (the registry's
-``_MOVE_SCORES``, e.g. ``seedbot:scores=uttt``), or injected as ``SeedBot(scorer=fn)``. Without
-one every move scores 1 (uniform ordering and playouts).
+``_MOVE_SCORES``, e.g. ``xtreme2019:scores=uttt``), or injected as ``Xtreme2019(scorer=fn)``.
+Without one every move scores 1 (uniform ordering and playouts).
 """
 
 from __future__ import annotations
@@ -49,13 +50,13 @@ def _uniform(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
 
 
 @frozen
-class SeedBot:
-    """The seed's MCTS: fixed depth-3 tree, heuristic ordering, heavy playouts, UCB.
+class Xtreme2019:
+    """The 2019 bot's MCTS: fixed depth-3 tree, heuristic ordering, heavy playouts, UCB.
 
     Attributes:
         simulations: Simulations per move (0 = none, then ``seconds``).
-        seconds: Time per move (the seed used 20 s of 24 s); needs the injected clock.
-        c: The UCB constant (sqrt(2) in the seed's code).
+        seconds: Time per move (the 2019 bot used 20 s of 24 s); needs the injected clock.
+        c: The UCB constant (sqrt(2) in the 2019 bot's code).
         depth: Plies pre-expanded below the root.
         width: Nodes below the root are expanded only with fewer legal moves than this.
         playout: ``heavy`` (moves in proportion to the scores) or ``random``.
@@ -92,8 +93,8 @@ class SeedBot:
 
     @property
     def spec(self) -> str:
-        """The spec string, e.g. ``seedbot:scores=uttt,seconds=1``."""
-        return format_spec("seedbot", self)
+        """The spec string, e.g. ``xtreme2019:scores=uttt,seconds=1``."""
+        return format_spec("xtreme2019", self)
 
     def scorer(self) -> MoveScores:
         """The injected or registered per-move scores, or uniform scores."""
@@ -106,7 +107,7 @@ class SeedBot:
         return Tree()
 
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
-        """The seed does not learn between games."""
+        """The 2019 bot does not learn between games."""
         return table
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
@@ -117,12 +118,12 @@ class SeedBot:
         return Decision(best.move, table=tree)
 
     def search(self, game: Game[Any, Any], tree: Tree, state: Any, key: Key) -> Tree:
-        """Run the seed's search from ``state``; returns a new tree (``tree`` is not changed).
+        """Run the 2019 bot's search from ``state``; returns a new tree (``tree`` is not changed).
 
         Every node's ``w`` counts the wins of the player to move at the root.
         """
         if game.is_over(state):
-            raise ValueError("seedbot needs a state where someone is to move; the game is over")
+            raise ValueError("xtreme2019 needs a state where someone is to move; the game is over")
         me = game.to_move(state)
         found = find_subtree(tree, game, state) if self.reuse else None
         if found is not None and tree.root is not None and tree.root.player == me:
@@ -132,7 +133,7 @@ class SeedBot:
             root = Node(state, None, -1, me)
         scorer = self.scorer()
         _expand(game, scorer, root, self.depth, self.width, True)
-        passed = deadline(self._clock, self.seconds, "seedbot")
+        passed = deadline(self._clock, self.seconds, "xtreme2019")
         rng = keys.generator(key)
         sims = self._simulate(game, scorer, root, me, rng.random, passed)
         return Tree(root, sims)
