@@ -234,3 +234,26 @@ def test_serve_binds_this_machine_only_unless_told(
     result = runner.invoke(cli_app, ["serve", "--runs", str(tmp_path / "f")])
     assert result.exit_code == 2 and "not a folder" in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_serve_leaves_the_processs_other_log_handlers_open(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # uvicorn's default log config runs dictConfig, which closes every handler in the process:
+    # absl's (imported with OpenSpiel) closed pytest's own capture stream that way
+    import io
+    import logging
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logging.getLogger("someone.else").addHandler(handler)
+    try:
+        cli("serve", "--runs", str(tmp_path / "r"))
+        logging.getLogger("someone.else").warning("still here")
+        assert "still here" in stream.getvalue()
+        assert handler in logging.getLogger("someone.else").handlers
+    finally:
+        logging.getLogger("someone.else").removeHandler(handler)

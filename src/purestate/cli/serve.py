@@ -44,7 +44,12 @@ def serve_command(
         runs.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UserError(f"--runs {runs}: cannot create it ({e.strerror or e})") from None
-    config = uvicorn.Config(create_app(runs), host=host, port=port, log_level="warning")
+    # log_config=None: uvicorn's own config would run logging.config.dictConfig, which closes
+    # every handler already installed in the process (another library's, a notebook's);
+    # uvicorn's warnings still reach stderr through logging's last-resort handler
+    config = uvicorn.Config(
+        create_app(runs), host=host, port=port, log_level="warning", log_config=None
+    )
     server = uvicorn.Server(config)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     if host not in ("127.0.0.1", "::1", "localhost"):
