@@ -366,6 +366,8 @@ def test_the_lab_against_a_person_is_the_librarys_game(client: TestClient) -> No
     view = client.post("/api/menace", json=setup).json()
     lid, board = view["id"], view["board"]
     assert len(board["moves"]) == 1 and board["your_turn"]  # MENACE opened
+    # from its first box, highlighted while the game goes on
+    assert [box for box, _ in view["update"]["drawn"]] == ["........."]
     clicks = []
     while True:
         free = [m for m in range(9) if f'data-move="{m}"' in board["svg"]]
@@ -464,6 +466,14 @@ def test_time_travel_shows_trains_menace_table_after_k_games(
     }
     drawn = client.get(f"/api/runs/{run}/table/{k}?boards=1").json()["boxes"]
     assert all(b["svg"].startswith("<svg") for b in drawn)
+    # game k's boxes and beads, to highlight
+    if k:
+        ep = library_run(sp, k)[0][-1]
+        used = sp.seats()[seat].drawn(g, tables[seat], ep, seat)
+        assert table["drawn"] == [[key, g.format_move(m)] for key, m in used] and used
+        assert table["last"]["moves"] == [g.format_move(m) for m in ep.moves]
+    else:
+        assert table["drawn"] == [] and "last" not in table
 
 
 @pytest.mark.parametrize("k", [0, 1, 23, 40])

@@ -8,6 +8,7 @@ with a 4xx status; nothing reaches the browser as a traceback.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -24,7 +25,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from purestate.core.registry import agents, games
+from purestate.core.registry import agents, games, make_spec
+from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
 from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
@@ -112,6 +114,16 @@ def _str(data: dict[str, Any], name: str, default: str = "") -> str:
     if not isinstance(value, str):
         raise WebError(f"{name} must be text")
     return value
+
+
+@functools.cache
+def map_pictures() -> list[tuple[str, str]]:
+    """Every shipped Tron map and its start drawn by the library (the same for every request)."""
+    out = []
+    for name in shipped_names():
+        game = make_spec(f"tron:map={name}")
+        out.append((name, str(svg(game, game.initial()))))
+    return out
 
 
 def table_files(root: Path) -> list[str]:
@@ -238,7 +250,8 @@ def create_app(runs: Path) -> Starlette:
     async def tron_page(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
         tron = [r for r in listed if r["kind"] == "tron" and r["games"]]
-        return HTMLResponse(pages.tron_page(tron, list(shipped_names())))
+        maps = await run_in_threadpool(map_pictures)
+        return HTMLResponse(pages.tron_page(tron, maps))
 
     async def lab_page(request: Request) -> Response:
         return HTMLResponse(pages.menace_lab(MAX_LAB_GAMES))

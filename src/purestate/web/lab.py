@@ -217,8 +217,24 @@ class Lab:
                 update["ended"] = self.session.view("")
                 if not self.done():
                     self._next_person_game()
+                    update["drawn"] = self.drawn()
             update["board"] = self.session.view("")
             return update
+
+    def drawn(self) -> list[list[str]]:
+        """The boxes and bead colours MENACE drew from in the last game (against a person, in
+        the game being played once MENACE has moved in it), as ``[box key, move text]``."""
+        now, shown = self.session, self.last
+        if now is not None and now.moves and not now.over():
+            # the game so far as an episode (no result yet: ``drawn`` reads only the moves)
+            states = [self.game.initial()]
+            for m in now.moves:
+                states.append(self.game.step(states[-1], m))
+            shown = Episode(tuple(states), tuple(now.moves), tuple(now.movers), (0.0, 0.0))
+        if shown is None:
+            return []
+        fmt = self.game.format_move
+        return [[k, fmt(m)] for k, m in self.menace.drawn(self.game, self.table, shown, self.seat)]
 
     def update(self, before: MenaceTable | None = None) -> dict[str, Any]:
         """What the page shows now; with ``before``, only the boxes changed since that table."""
@@ -228,14 +244,9 @@ class Lab:
             if before is None
             else [k for k, v in self.table.boxes.items() if before.boxes.get(k) is not v]
         )
-        drawn: list[list[str]] = []
         last: dict[str, Any] | None = None
+        fmt = self.game.format_move
         if self.last is not None:
-            fmt = self.game.format_move
-            drawn = [
-                [k, fmt(m)]
-                for k, m in self.menace.drawn(self.game, self.table, self.last, self.seat)
-            ]
             last = {
                 "index": self.played - 1,
                 "moves": [fmt(m) for m in self.last.moves],
@@ -253,7 +264,7 @@ class Lab:
             "done": self.done(),
             "running": self.running and not self.done(),
             "beads": self._beads(changed),
-            "drawn": drawn,
+            "drawn": self.drawn(),
             "last": last,
             "chart": chart,
             "incentive": curve[-1] if curve else 0,

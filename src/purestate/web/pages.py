@@ -266,26 +266,41 @@ def menace_lab(max_games: int) -> str:
     return page("MENACE lab", body, "lab.js")
 
 
-def tron_page(runs: list[dict[str, Any]], maps: list[str]) -> str:
-    """Tron: the recorded matches of the runs folder to watch, and the maps to play."""
-    links = "".join(f'<li><a href="/play/tron:map={quote(m)}">{escape(m)}</a></li>' for m in maps)
-    rows = "".join(
-        f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> ({r["games"]} games): '
-        f'<a class="watch" href="{run_href(r["name"])}/games/0?play=1">watch game 0</a></li>'
-        for r in runs
+def tron_page(runs: list[dict[str, Any]], maps: list[tuple[str, str]]) -> str:
+    """Tron: the recorded matches of the runs folder to watch, and the maps (drawn by the
+    library at their start) to play against a bot."""
+    cards = "".join(
+        f'<figure class="map"><a href="/play/tron:map={quote(name)}" title="play {escape(name)}">'
+        f"{picture}</a><figcaption>{escape(name)}</figcaption></figure>"
+        for name, picture in maps
     )
+    rows = []
+    for r in runs:
+        watch = " ".join(
+            f'<a class="watch" href="{run_href(r["name"])}/games/{i}?play=1">{i}</a>'
+            for i in range(min(r["games"], MAX_WATCH))
+        )
+        more = " …" if r["games"] > MAX_WATCH else ""
+        rows.append(
+            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> ({r["games"]} games): '
+            f"watch game {watch}{more}</li>"
+        )
     matches = (
-        f'<ul class="runs">{rows}</ul>'
+        f'<ul class="runs">{"".join(rows)}</ul>'
         if runs
         else '<p class="muted">No Tron matches recorded yet: write some with <code>purestate '
         "tron run --out RUNS/tron</code>.</p>"
     )
     body = (
         "<h1>Tron</h1><h2>Watch a recorded match</h2>"
-        "<p>Each game of a Tron run is replayed by the library and animated: press ▶ on its "
-        "page (the arrow keys step, the slider jumps).</p>"
+        "<p>Each game of a Tron run is replayed by the library and animated (pause it, step it "
+        "with the arrow keys, or jump with the slider).</p>"
         f"{matches}<h2>Play a map against a bot</h2>"
-        "<p>Steer with the arrow keys or click a cell next to your head.</p>"
-        f'<ul class="maps">{links}</ul>'
+        "<p>Pick a map; steer with the arrow keys or click a cell next to your head.</p>"
+        f'<div class="maps">{cards}</div>'
     )
     return page("Tron", body)
+
+
+MAX_WATCH = 10
+"""Games of a Tron run linked from the Tron page (the run's page links them all)."""

@@ -155,6 +155,19 @@ def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str
             }
             for key, entry in data.items()
         ]
+        # the boxes and beads game k drew from (the last game folded in), to highlight
+        drawn: list[list[str]] = []
+        if k:
+            record = records[k - 1]
+            ep = replay_record(record)
+            used = learner.drawn(game, table, ep, run.seat)  # type: ignore[attr-defined]
+            drawn = [[key, game.format_move(m)] for key, m in used]
+            out["last"] = {
+                "index": k - 1,
+                "moves": [game.format_move(m) for m in ep.moves],
+                "result": record.result,
+            }
+        out["drawn"] = drawn
     elif isinstance(table, QTable):
         q = learner.table_to_json(game, table)["q"]  # type: ignore[attr-defined]
         chosen = sorted(q, key=lambda p: (-len(q[p]), p))[:MAX_BOARDS]

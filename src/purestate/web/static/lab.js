@@ -46,7 +46,7 @@ function show(update) {
 
 function setRunning(on) {
   running = on;
-  runButton.textContent = on ? "⏸ Pause" : "▶ Train";
+  runButton.textContent = on ? "‖ Pause" : "▶ Train";
 }
 
 function listen() {
@@ -77,6 +77,7 @@ async function start() {
     runButton.disabled = person;
     $("step").disabled = person;
     $("speed").disabled = person;
+    $("save").disabled = person;
     boxes.build(view.boxes);
     show(view.update);
     if (view.board) showBoard(view.board);

@@ -35,7 +35,7 @@ function play() {
     return;
   }
   if (Number(slider.value) >= game.frames.length - 1) go(0);
-  playButton.textContent = "⏸ Pause";
+  playButton.textContent = "‖ Pause";
   timer = setTimeout(tick, Number(document.getElementById("pace").value));
 }
 

@@ -62,6 +62,7 @@ async function show(k) {
       if (table.kind === "menace") {
         if (!built) boxes.build(table.boxes);
         else boxes.update(Object.fromEntries(table.boxes.map((b) => [b.key, b.beads])));
+        boxes.highlight(table.drawn);
         built = true;
       } else if (table.kind === "q") {
         heatMaps(table);
@@ -71,7 +72,9 @@ async function show(k) {
       const what = table.kind === "q" ? `${table.known} positions known; the ` +
         `${table.positions.length} earliest drawn (blue: a good move, red: a bad one)` :
         `${table.boxes ? table.boxes.length : 0} boxes`;
-      status.textContent = `${table.agent} after ${want} games: ${what}`;
+      const game = table.last ? ` · game ${table.last.index + 1} (highlighted): ` +
+        `${table.last.moves.join(" ")}, a ${table.last.result}` : "";
+      status.textContent = `${table.agent} after ${want} games: ${what}${game}`;
       status.dataset.k = String(want);
     }
   } catch (err) {
