@@ -42,8 +42,8 @@ def _missing(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A runs folder with a tournament, a short selfplay run and a Tron series, written by the
-    CLI."""
+    """A runs folder with a tournament, short selfplay runs of MENACE and Q-learning and a Tron
+    series, written by the CLI."""
     from purestate.cli import app
 
     root = tmp_path_factory.mktemp("runs")
@@ -54,6 +54,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["selfplay", "--games", "200", "--no-plot", "--out", str(root / "menace")],
         ["tron", "run", "--bots", "greedy", "wall", "--map", "small_room", "--games", "2",
          "--no-image", "--out", str(root / "tron")],
+        ["selfplay", "--agent", "qlearning", "--opponent", "random", "--games", "300",
+         "--no-plot", "--out", str(root / "qlearning")],
     ):  # fmt: skip
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output

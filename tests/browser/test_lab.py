@@ -115,6 +115,29 @@ def test_time_travel_shows_the_table_train_had_after_k_games(server: str, page: 
             shot(page, "run_time_travel", full_page=False)
 
 
+def test_time_travel_draws_q_values_as_heat_maps(server: str, page: Any) -> None:
+    page.goto(f"{server}/runs/qlearning")
+    page.wait_for_selector('#travel-status[data-k="300"]', timeout=TIMEOUT)
+    run = Selfplay("tictactoe", "qlearning", "random", 0, 0)
+    g = run.make_game()
+    k = 150
+    page.locator("#k").fill(str(k))
+    page.wait_for_selector(f'#travel-status[data-k="{k}"]', timeout=TIMEOUT)
+    tables = run.initial_tables(g)
+    for step in islice(run.run(g, tables), k):
+        tables = step.tables
+    q = run.agents()[0].table_to_json(g, tables[0])["q"]
+    shown: dict[str, dict[str, float]] = page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('figure.heat')].map(f =>
+             [f.dataset.position, Object.fromEntries([...f.querySelectorAll('[data-q]')].map(
+               c => [c.dataset.move, Number(c.dataset.q)]))]))"""
+    )
+    assert shown and all(shown[p] == q[p] for p in shown)
+    assert f"{len(q)} positions known" in page.inner_text("#travel-status")
+    page.evaluate("window.scrollTo(0, document.querySelector('h2 + .travel').offsetTop - 60)")
+    shot(page, "run_time_travel_q", full_page=False)
+
+
 def test_a_tron_match_is_animated(server: str, page: Any, runs: Any) -> None:
     page.goto(f"{server}/tron")
     page.click("a.watch")

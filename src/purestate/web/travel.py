@@ -30,7 +30,7 @@ STRIDE = 100
 MAX_RUNS_KEPT = 4
 """Runs whose remembered tables are kept."""
 MAX_BOARDS = 60
-"""The most positions a Q-table's heat maps show (the earliest in the game first)."""
+"""The most positions a Q-table's heat maps show (those with the largest values)."""
 SEATS = ("first", "second")
 
 
@@ -124,7 +124,7 @@ def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str
 
     MENACE: ``boxes`` (key, stage, bead counts per move; with ``boards``, each box's position
     drawn). Q-learning: ``positions``, the heat maps' values per move with each position drawn
-    (the ``MAX_BOARDS`` with the most legal moves, the earliest in a game).
+    (the ``MAX_BOARDS`` whose values are largest, the earliest in a game on ties).
 
     Raises:
         NotFound: no such run, or k past its games.
@@ -170,7 +170,9 @@ def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str
         out["drawn"] = drawn
     elif isinstance(table, QTable):
         q = learner.table_to_json(game, table)["q"]  # type: ignore[attr-defined]
-        chosen = sorted(q, key=lambda p: (-len(q[p]), p))[:MAX_BOARDS]
+        # where learning shows: the positions whose values are largest, the earliest first on ties
+        size = {p: max((abs(v) for v in q[p].values()), default=0.0) for p in q}
+        chosen = sorted(q, key=lambda p: (-size[p], -len(q[p]), p))[:MAX_BOARDS]
         positions = []
         for pos in chosen:
             try:

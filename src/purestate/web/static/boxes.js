@@ -5,7 +5,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 
 /** The centre and size of a move's clickable shape in a board picture. */
-function place(shape) {
+export function place(shape) {
   const n = (a) => Number(shape.getAttribute(a));
   if (shape.tagName === "rect") {
     return { x: n("x") + n("width") / 2, y: n("y") + n("height") / 2,
