@@ -8,8 +8,10 @@ const SVG = "http://www.w3.org/2000/svg";
 export function place(shape) {
   const n = (a) => Number(shape.getAttribute(a));
   if (shape.tagName === "rect") {
-    return { x: n("x") + n("width") / 2, y: n("y") + n("height") / 2,
-             size: Math.min(n("width"), n("height")) };
+    // a thin strip over a line (dots and boxes) gets text by its length, a square by its side
+    const [w, h] = [n("width"), n("height")];
+    return { x: n("x") + w / 2, y: n("y") + h / 2,
+             size: Math.max(Math.min(w, h), 0.6 * Math.max(w, h)) };
   }
   const box = shape.getBBox();
   return { x: box.x + box.width / 2, y: box.y + box.height / 2,
