@@ -1,8 +1,10 @@
 """The Starlette app behind ``purestate serve``: pages, the JSON API and the static files.
 
-Shell code: it reads the runs folder and keeps the games in play; the rules, the moves, the
-bots and the pictures all come from the library. Every refusal is a JSON ``{"error": message}``
-with a 4xx status; nothing reaches the browser as a traceback.
+Shell code: it reads the runs folder, keeps the games in play and the MENACE labs (whose training
+streams to their pages as server-sent events), and writes a saved lab as a new run folder; the
+rules, the moves, the bots, the learning and the pictures all come from the library. Every
+refusal is a JSON ``{"error": message}`` with a 4xx status; nothing reaches the browser as a
+traceback.
 """
 
 from __future__ import annotations
@@ -179,7 +181,8 @@ async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
 
 
 def create_app(runs: Path) -> Starlette:
-    """The app serving the runs folder ``runs`` (which it reads, and never leaves).
+    """The app serving the runs folder ``runs`` (which it reads, writes saved labs into as new
+    run folders, and never leaves).
 
     Args:
         runs: The runs folder (created by the caller if missing).
