@@ -4,7 +4,10 @@ folder, bounded requests, a JSON message for every refusal, never a 500)."""
 
 from __future__ import annotations
 
+import json
 import os
+import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,10 @@ import purestate
 from purestate.cli import app as cli_app
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.keys import fold_in
+from purestate.core.learning import tally
+from purestate.experiments.selfplay import Selfplay
 from purestate.web.app import MAX_BODY, create_app
+from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES
 
 runner = CliRunner()
 
@@ -34,6 +40,12 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--seed", "1", "--jobs", "1", "--out", str(root / "tour"))  # fmt: skip
     cli("sweep", "--grid", "menace:preset=michie", "--seeds", "0-1", "--games", "10", "--jobs", "1",
         "--out", str(root / "sweep"))  # fmt: skip
+    cli("selfplay", "--agent", "qlearning", "--opponent", "random", "--games", "40", "--seed", "2",
+        "--no-plot", "--out", str(root / "ql"))  # fmt: skip
+    cli("selfplay", "--opponent", "self", "--seat", "second", "--games", "25", "--seed", "4",
+        "--no-plot", "--out", str(root / "two"))  # fmt: skip
+    cli("tron", "run", "--bots", "random", "random", "--map", "small_room", "--games", "2",
+        "--no-image", "--out", str(root / "tron"))  # fmt: skip
     return root
 
 
@@ -260,3 +272,266 @@ def test_serve_leaves_the_processs_other_log_handlers_open(
         assert closed == []
     finally:
         logging.getLogger("someone.else").removeHandler(handler)
+
+
+def library_run(run: Selfplay, games: int) -> tuple[list[Any], tuple[Any, Any]]:
+    """The library's fold: the first ``games`` episodes of ``run`` and the tables after them."""
+    g = run.make_game()
+    steps = list(islice(run.run(g, run.initial_tables(g)), games))
+    return [s.episode for s in steps], steps[-1].tables if steps else run.initial_tables(g)
+
+
+def beads_of(run: Selfplay, table: Any) -> dict[str, Any]:
+    """Box key -> {move: beads}: the table as the table file (and the page) shows it."""
+    g = run.make_game()
+    boxes = run.agents()[0].table_to_json(g, table)["boxes"]
+    return {k: b["beads"] for k, b in boxes.items()}
+
+
+LAB = {"opponent": "rules:p=0.7", "seed": 3, "games": 200,
+       "menace": {"preset": "scroggs", "incentives": "3/1/-1"}}  # fmt: skip
+
+
+def test_the_menace_lab_plays_the_librarys_games(client: TestClient) -> None:
+    view = client.post("/api/menace", json=LAB).json()
+    run = Selfplay("tictactoe", "menace:preset=scroggs", "rules:p=0.7", 0, 3)
+    assert view["menace"] == "menace:preset=scroggs"
+    start = beads_of(run, run.initial_tables(run.make_game())[0])
+    assert {b["key"]: b["beads"] for b in view["boxes"]} == start
+    assert all('data-move="' in b["svg"] for b in view["boxes"])
+    # batches of any size are the same games: 1 + 119 + 80
+    for n in (1, 119, 80):
+        update = client.post(f"/api/menace/{view['id']}/step", json={"games": n}).json()
+    episodes, tables = library_run(run, 200)
+    t = tally(ep.outcome(0) for ep in episodes)
+    assert (update["games"], update["wins"], update["draws"], update["losses"]) == (
+        200, t.wins, t.draws, t.losses)  # fmt: skip
+    assert update["done"] and update["last"]["index"] == 199
+    # the last batch's changed boxes carry the library's bead counts after 200 games
+    after = beads_of(run, tables[0])
+    assert update["beads"] and all(after[k] == v for k, v in update["beads"].items())
+    changed = {k for k in after if after[k] != beads_of(run, library_run(run, 120)[1][0])[k]}
+    assert changed <= set(update["beads"])
+    g = run.make_game()
+    used = run.agents()[0].drawn(g, tables[0], episodes[-1], 0)
+    assert update["drawn"] == [[k, g.format_move(m)] for k, m in used] and used
+    assert update["last"]["moves"] == [g.format_move(m) for m in episodes[-1].moves]
+
+
+def test_a_saved_lab_is_a_selfplay_run_the_cli_resumes_and_evaluates(
+    client: TestClient, runs: Path, tmp_path: Path
+) -> None:
+    view = client.post("/api/menace", json={**LAB, "games": 50}).json()
+    client.post(f"/api/menace/{view['id']}/step", json={"games": 50})
+    saved = client.post(f"/api/menace/{view['id']}/save", json={"name": "labs/first"}).json()
+    assert saved == {"saved": "labs/first", "games": 50}
+    lab = runs / "labs" / "first"
+    cli("selfplay", "--agent", "menace:preset=scroggs", "--seed", "3", "--games", "50",
+        "--no-plot", "--out", str(tmp_path / "cli"))  # fmt: skip
+    for file in ("games.jsonl", "table.json", "summary.json", "run.json"):
+        assert (lab / file).read_text() == (tmp_path / "cli" / file).read_text(), file
+    # purestate selfplay continues it, to the very files of an uninterrupted 80-game run
+    cli("selfplay", "--agent", "menace:preset=scroggs", "--seed", "3", "--resume", str(lab),
+        "--more", "30", "--no-plot")  # fmt: skip
+    cli("selfplay", "--agent", "menace:preset=scroggs", "--seed", "3", "--games", "80",
+        "--no-plot", "--out", str(tmp_path / "whole"))  # fmt: skip
+    for file in ("games.jsonl", "table.json", "summary.json"):
+        assert (lab / file).read_text() == (tmp_path / "whole" / file).read_text(), file
+    result = runner.invoke(cli_app, ["evaluate", "--table", str(lab / "table.json"), "--games",
+                                     "20", "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert '"games": 20' in result.output
+    # the folder is new or refused; only inside the runs folder
+    refused(client.post(f"/api/menace/{view['id']}/save", json={"name": "labs/first"}), 400,
+            "already holds a run")  # fmt: skip
+    refused(client.post(f"/api/menace/{view['id']}/save", json={"name": "../out"}), 400,
+            "only names inside")  # fmt: skip
+    refused(client.post(f"/api/menace/{view['id']}/save", json={"name": "sp/inner"}), 400,
+            "inside the run folder")  # fmt: skip
+    refused(client.post(f"/api/menace/{view['id']}/save", json={"name": str(tmp_path)}), 400,
+            "only names inside")  # fmt: skip
+
+
+def test_the_lab_streams_its_training_and_stops_when_the_page_goes(client: TestClient) -> None:
+    view = client.post("/api/menace", json={**LAB, "games": 100_000}).json()
+    lid = view["id"]
+    assert client.post(f"/api/menace/{lid}/control", json={"running": True, "speed": 0}).json()[
+        "running"
+    ]
+    seen = []
+    with client.stream("GET", f"/api/menace/{lid}/events") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        refused(client.get(f"/api/menace/{lid}/events"), 409, "already go to another page")
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:])["games"])
+                if len(seen) == 4:
+                    break
+    assert seen == sorted(seen) and seen[0] >= 1 and len(set(seen)) == 4
+    # the page went: the job stopped, and no more games are played
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/menace/{lid}").json()["running"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stopped = client.get(f"/api/menace/{lid}").json()["games"]
+    time.sleep(0.3)
+    assert client.get(f"/api/menace/{lid}").json()["games"] == stopped < 100_000
+
+
+def test_one_lab_per_browser_session(client: TestClient) -> None:
+    first = client.post("/api/menace", json=LAB).json()["id"]
+    second = client.post("/api/menace", json=LAB).json()["id"]
+    refused(client.get(f"/api/menace/{first}"), 404, "no such lab")
+    assert client.get(f"/api/menace/{second}").json()["games"] == 0
+    other = TestClient(client.app, raise_server_exceptions=False)  # another browser
+    other.post("/api/menace", json=LAB)
+    assert client.get(f"/api/menace/{second}").status_code == 200
+
+
+def test_the_lab_against_a_person_is_the_librarys_game(client: TestClient) -> None:
+    setup = {**LAB, "opponent": "person", "seed": 9}
+    view = client.post("/api/menace", json=setup).json()
+    lid, board = view["id"], view["board"]
+    assert len(board["moves"]) == 1 and board["your_turn"]  # MENACE opened
+    # from its first box, highlighted while the game goes on
+    assert [box for box, _ in view["update"]["drawn"]] == ["........."]
+    clicks = []
+    while True:
+        free = [m for m in range(9) if f'data-move="{m}"' in board["svg"]]
+        clicks.append(free[0])
+        update = client.post(f"/api/menace/{lid}/move", json={"move": str(free[0])}).json()
+        if "ended" in update:
+            break
+        board = update["board"]
+    run = Selfplay("tictactoe", "menace:preset=scroggs", "random", 0, 9)
+    g = run.make_game()
+    menace = run.agents()[0]
+    table = run.initial_tables(g)[0]
+    ep = purestate.play(g, (menace, Script(clicks)), (table, None), fold_in(purestate.key(9), 0))
+    assert update["ended"]["moves"] == [str(m) for m in ep.moves]
+    assert update["games"] == 1 and update["last"]["moves"] == update["ended"]["moves"]
+    learned = beads_of(run, menace.learn(g, table, ep, 0))
+    assert all(learned[k] == v for k, v in update["beads"].items())
+    # the next game is game 1 of the run: MENACE's opening drawn with game 1's key
+    assert len(update["board"]["moves"]) == 1
+    refused(client.post(f"/api/menace/{lid}/move", json={"move": "9"}), 400, "illegal move")
+    refused(client.post(f"/api/menace/{lid}/step", json={"games": 1}), 400, "by clicking")
+    refused(client.post(f"/api/menace/{lid}/control", json={"running": True}), 400,
+            "by clicking")  # fmt: skip
+    refused(client.post(f"/api/menace/{lid}/save", json={"name": "p"}), 400,
+            "against a person cannot be saved")  # fmt: skip
+
+
+def test_menace_refuses_to_play_when_its_first_box_empties(client: TestClient) -> None:
+    setup = {"opponent": "perfect", "games": 300, "seed": 1,
+             "menace": {"beads": "1", "incentives": "0/0/-1"}}  # fmt: skip
+    view = client.post("/api/menace", json=setup).json()
+    update = client.post(f"/api/menace/{view['id']}/step", json={"games": 300}).json()
+    run = Selfplay("tictactoe", "menace:beads=1,incentives=0/0/-1", "perfect", 0, 1)
+    stretch = run.play(run.make_game(), run.initial_tables(run.make_game()), 0, 300)
+    assert stretch.refused and update["refused_at"] == len(stretch.episodes) < 300
+    assert update["done"] and update["games"] == len(stretch.episodes)
+    first = view["boxes"][0]["key"]
+    assert sum(beads_of(run, stretch.tables[0])[first].values()) == 0
+    # the lab is over: a step plays nothing more
+    again = client.post(f"/api/menace/{view['id']}/step", json={"games": 1}).json()
+    assert again["games"] == update["games"] and again["refused_at"] == update["refused_at"]
+
+
+def test_bad_lab_requests_are_refused_with_a_message(client: TestClient) -> None:
+    lab = client.post("/api/menace", json=LAB).json()["id"]
+    for body, says in (
+        ({"menace": {"beads": "x"}}, "beads"),
+        ({"menace": {"preset": "nobody"}}, "preset"),
+        ({"menace": {"empty": 3}}, "must be text"),
+        ({"menace": "scroggs"}, "object of MENACE's options"),
+        ({"opponent": "nobody"}, "nobody"),
+        ({"game": "ultimate_tictactoe"}, "menace"),
+        ({"game": "chess"}, "unknown game"),
+        ({"seat": 2}, "seat must be"),
+        ({"seed": -1}, "seed must be"),
+        ({"games": MAX_LAB_GAMES + 1}, "games must be from 1"),
+        ({"games": "many"}, "whole number"),
+    ):
+        refused(client.post("/api/menace", json={**LAB, **body}), 400, says)
+    refused(client.post(f"/api/menace/{lab}/step", json={"games": MAX_BATCH + 1}), 400,
+            f"games must be from 1 to {MAX_BATCH}")  # fmt: skip
+    refused(client.post(f"/api/menace/{lab}/step", json={"games": 0}), 400, "games must be")
+    refused(client.post(f"/api/menace/{lab}/control", json={"speed": -1}), 400, "speed")
+    refused(client.post(f"/api/menace/{lab}/control", json={"running": "yes"}), 400, "true or")
+    refused(client.post(f"/api/menace/{lab}/control", json={"games": 0}), 400, "games")
+    refused(client.post(f"/api/menace/{lab}/save", json={"name": "x"}), 400, "no games")
+    refused(client.post(f"/api/menace/{lab}/save", json={"name": ""}), 400, "not a name")
+    refused(client.post(f"/api/menace/{lab}/move", json={"move": "1"}), 400, "not a person")
+    for path in ("", "/events", "/step", "/move", "/save", "/control"):
+        method = client.get if path in ("", "/events") else client.post
+        refused(method(f"/api/menace/nope{path}"), 404, "no such lab")
+    refused(client.get("/api/menace"), 405, "method not allowed")
+
+
+SWEEP_RUN = "sweep/runs/menace__preset=michie/seed-1"
+
+
+@pytest.mark.parametrize(("run", "k"), [("sp", 0), ("sp", 1), ("sp", 17), ("sp", 30),
+                                        ("two", 0), ("two", 12), ("two", 25),
+                                        (SWEEP_RUN, 10)])  # fmt: skip
+def test_time_travel_shows_trains_menace_table_after_k_games(
+    client: TestClient, runs: Path, run: str, k: int
+) -> None:
+    manifest = purestate.io.files.read_json(runs / run / "summary.json")
+    seat = 0 if manifest["seat"] == "first" else 1
+    sp = Selfplay(manifest["game"], manifest["agent"], manifest["opponent"], seat,
+                  manifest["seed"])  # fmt: skip
+    tables = library_run(sp, k)[1]
+    table = client.get(f"/api/runs/{run}/table/{k}").json()
+    assert table["kind"] == "menace" and table["k"] == k
+    g = sp.make_game()
+    want = sp.seats()[seat].table_to_json(g, tables[seat])["boxes"]
+    assert [b["key"] for b in table["boxes"]] == list(want)
+    assert {b["key"]: b["beads"] for b in table["boxes"]} == {
+        k: b["beads"] for k, b in want.items()
+    }
+    drawn = client.get(f"/api/runs/{run}/table/{k}?boards=1").json()["boxes"]
+    assert all(b["svg"].startswith("<svg") for b in drawn)
+    # game k's boxes and beads, to highlight
+    if k:
+        ep = library_run(sp, k)[0][-1]
+        used = sp.seats()[seat].drawn(g, tables[seat], ep, seat)
+        assert table["drawn"] == [[key, g.format_move(m)] for key, m in used] and used
+        assert table["last"]["moves"] == [g.format_move(m) for m in ep.moves]
+    else:
+        assert table["drawn"] == [] and "last" not in table
+
+
+@pytest.mark.parametrize("k", [0, 1, 23, 40])
+def test_time_travel_shows_q_values_after_k_games(client: TestClient, k: int) -> None:
+    sp = Selfplay("tictactoe", "qlearning", "random", 0, 2)
+    table = library_run(sp, k)[1][0]
+    q = sp.agents()[0].table_to_json(sp.make_game(), table)["q"]
+    got = client.get(f"/api/runs/ql/table/{k}").json()
+    assert got["kind"] == "q" and got["known"] == len(q)
+    assert got["positions"] or not q
+    for p in got["positions"]:
+        assert p["values"] == q[p["key"]] and "data-move" in p["svg"]
+
+
+def test_time_travel_refusals_and_the_pages(client: TestClient) -> None:
+    refused(client.get("/api/runs/tour/table/0"), 400, "not a training run")
+    refused(client.get("/api/runs/sp/table/31"), 404, "k must be from 0")
+    refused(client.get("/api/runs/nope/table/0"), 404, "no run")
+    refused(client.get("/api/runs/%2e%2e/table/0"), 400, "only names inside")
+    page = client.get("/runs/sp").text
+    assert 'id="k"' in page and 'max="30"' in page and "travel.js" in page
+    assert 'id="k"' not in client.get("/runs/tour").text
+    lab = client.get("/menace")
+    assert lab.status_code == 200 and "lab.js" in lab.text
+    for static in ("lab.js", "boxes.js", "travel.js"):
+        assert client.get(f"/static/{static}").status_code == 200
+
+
+def test_the_tron_page_links_recorded_matches_and_maps(client: TestClient) -> None:
+    page = client.get("/tron").text
+    assert 'href="/runs/tron/games/0?play=1"' in page
+    assert 'href="/play/tron:map=small_room"' in page
+    run = client.get("/runs/tron").text
+    assert "Watch game 0 animated" in run and 'href="/play/tron:map=small_room' in run
+    assert 'id="play"' in client.get("/runs/tron/games/1").text

@@ -42,7 +42,8 @@ def _missing(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A runs folder with a tournament and a short selfplay run, written by the CLI."""
+    """A runs folder with a tournament, short selfplay runs of MENACE and Q-learning and a Tron
+    series, written by the CLI."""
     from purestate.cli import app
 
     root = tmp_path_factory.mktemp("runs")
@@ -51,6 +52,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["tournament", "--game", "tictactoe", "--agents", "random", "perfect", "--games", "4",
          "--seed", "1", "--jobs", "1", "--out", str(root / "tournament")],
         ["selfplay", "--games", "200", "--no-plot", "--out", str(root / "menace")],
+        ["tron", "run", "--bots", "greedy", "wall", "--map", "small_room", "--games", "2",
+         "--no-image", "--out", str(root / "tron")],
+        ["selfplay", "--agent", "qlearning", "--opponent", "random", "--games", "300",
+         "--no-plot", "--out", str(root / "qlearning")],
     ):  # fmt: skip
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
@@ -110,7 +115,8 @@ def page(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-def shot(page: Any, name: str) -> None:
-    """Save a screenshot of the page as docs/images/web_NAME.png (the docs show them)."""
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    """Save a screenshot of the page as docs/images/web_NAME.png (the docs show them); only
+    the window's view of it unless ``full_page`` (a lab's 304 boxes are a very long page)."""
     IMAGES.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMAGES / f"web_{name}.png"), full_page=True)
+    page.screenshot(path=str(IMAGES / f"web_{name}.png"), full_page=full_page)

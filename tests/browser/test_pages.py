@@ -115,7 +115,7 @@ def test_a_tournament_game_replays_to_its_recorded_result(
     shot(page, "runs")
     page.click("table.runs a >> text=menace")
     page.wait_for_selector("svg.chart")
-    shot(page, "run_selfplay")
+    shot(page, "run_selfplay", full_page=False)  # the time travel below is long
     page.goto(f"{server}/runs/tournament")
     records = read_records(runs / "tournament")
     index = next(n for n, r in enumerate(records) if r.result != "draw")

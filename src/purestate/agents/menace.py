@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Iterator
 from typing import Any, ClassVar, Literal
 
 from attrs import evolve, field, fields, frozen
@@ -317,16 +318,39 @@ class Menace:
         outcome = episode.outcome(seat)
         delta = win if outcome > 0 else loss if outcome < 0 else draw
         floor = 1 if self.empty == "floor" else 0
+        ev = table.boxes.evolver()
+        for k, canon, info in self._beads_used(game, table, episode, seat):
+            box = ev[k]
+            if self.empty == "refill" and sum(box.values()) == 0 and info is not None:
+                box = pmap({m: self.stage_beads(info.stage) for m in box})
+            # the limit keeps every table learning makes loadable (large incentives would pass it)
+            ev[k] = box.set(canon, min(BEAD_LIMIT, max(floor, box[canon] + delta)))
+        return MenaceTable(table.seat, ev.persistent())
+
+    def drawn(
+        self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
+    ) -> tuple[tuple[str, Any], ...]:
+        """The boxes ``seat`` drew from in ``episode`` and the bead colour drawn in each.
+
+        Returns:
+            ``(box key, move)`` per box used, in the order of the game; the move is in the box's
+            (canonical) frame, as the table keys it: the beads ``learn`` rewards.
+        """
+        return tuple((k, m) for k, m, _ in self._beads_used(game, table, episode, seat))
+
+    def _beads_used(
+        self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
+    ) -> Iterator[tuple[str, Any, Box | None]]:
+        """Each box ``seat`` used in the episode, the colour drawn and the box's description."""
         index = None
         boxes = table.boxes
-        ev = boxes.evolver()
         for state, move, mover in zip(episode.states, episode.moves, episode.movers, strict=False):
             if mover != seat:
                 continue
             k, g = box_key(game, state)
-            if k not in boxes:
+            box = boxes.get(k)
+            if box is None:
                 continue  # a forced move: no box
-            box = ev[k]
             if index is None:
                 index = _box_index(game, table.seat, self.include_forced, self.dedupe)
             info = index.get(k)
@@ -335,11 +359,7 @@ class Menace:
                 canon = info.orbit.get(canon, canon)
             if canon not in box:
                 continue  # a move this box has no bead colour for (not MENACE's own choice)
-            if self.empty == "refill" and sum(box.values()) == 0 and info is not None:
-                box = pmap({m: self.stage_beads(info.stage) for m in box})
-            # the limit keeps every table learning makes loadable (large incentives would pass it)
-            ev[k] = box.set(canon, min(BEAD_LIMIT, max(floor, box[canon] + delta)))
-        return MenaceTable(table.seat, ev.persistent())
+            yield k, canon, info
 
     def supports_seat(self, table: MenaceTable, seat: int) -> bool:
         """A MENACE table holds boxes for one seat only."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,16 +25,15 @@ from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError, format_spec
-from purestate.experiments.selfplay import SELF, Selfplay, game_record, summarize
+from purestate.experiments.selfplay import SELF, Selfplay, game_record
 from purestate.io import plots
-from purestate.io.files import FileFormatError, json_text, sync, write_json
+from purestate.io.files import FileFormatError, sync, write_json
 from purestate.io.records import record_line
 from purestate.io.runs import (
     Mode,
     RunFolderError,
     check_manifest,
     clean_temporaries,
-    commit,
     cut_log,
     read_manifest,
     recover,
@@ -44,11 +42,17 @@ from purestate.io.runs import (
 from purestate.io.runs import (
     entries as _entries,
 )
-from purestate.io.solutions import load_or_solve
-from purestate.io.tables import load_table, table_json
-from purestate.solve import require_solvable
-from purestate.solve.analysis import optimal_move_rates
-from purestate.solve.bounds import TooLarge
+from purestate.io.selfplay import (
+    RUN_FILES,
+    SEATS,
+    save_checkpoint,
+    table_files,
+    write_summary,
+)
+from purestate.io.selfplay import (
+    manifest as run_manifest,
+)
+from purestate.io.tables import load_table
 
 
 class Seat(StrEnum):
@@ -57,17 +61,6 @@ class Seat(StrEnum):
     first = "first"
     second = "second"
 
-
-RUN_FILES = (
-    "run.json",
-    "checkpoint.json",
-    "table.json",
-    "opponent_table.json",
-    "games.jsonl",
-    "summary.json",
-    "learning_curve.png",
-)
-"""What a selfplay run folder holds (``--force`` removes exactly these)."""
 
 _IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
 """The manifest fields a resumed run must share with the command that continues it."""
@@ -123,12 +116,6 @@ class Restored:
         return sum(1 for r in self.records if r["resigned"] == seat)
 
 
-def _table_files(run: Selfplay) -> tuple[str, ...]:
-    """The table files of a run: the learner's, and a learning opponent's own table."""
-    other_learns = run.learning()[1 - run.seat] and not run.shared
-    return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
-
-
 def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int) -> Any:
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
     ``seat`` (None: a table both seats share)."""
@@ -169,7 +156,7 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
     games = ck.get("games")
     if not isinstance(games, int) or games < 0:
         raise RunFolderError(f"{folder / 'checkpoint.json'}: no game count")
-    names = _table_files(run)
+    names = table_files(run)
     missing = [n for n in names if n not in ck["files"]]
     if missing:
         raise RunFolderError(f"{folder / missing[0]} is missing from the checkpoint")
@@ -188,20 +175,6 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
     return Restored((tables[0], tables[1]), tuple(records), ck.get("refused_at"))
 
 
-def save_checkpoint(
-    folder: Path, run: Selfplay, game: Any, tables: tuple[Any, Any], games: int,
-    refused_at: int | None,
-) -> None:  # fmt: skip
-    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``)."""
-    learner, opp = run.agents()
-    who = {"table.json": (learner, run.seat), "opponent_table.json": (opp, 1 - run.seat)}
-    files = {}
-    for name in _table_files(run):
-        a, seat = who[name]
-        files[name] = json_text(table_json(game, a, tables[seat], seat, games))
-    commit(folder, files, {"games": games, "refused_at": refused_at})
-
-
 def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
     """The folder a command writes and how to open it, from ``--resume`` and ``--out``.
 
@@ -216,9 +189,6 @@ def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[P
     if out is not None and out.resolve() != folder.resolve():
         raise UserError(f"--resume continues the run in {folder}; --out names another folder")
     return folder, "resume"
-
-
-SEATS = ("first", "second")
 
 
 @app.command("selfplay")
@@ -267,15 +237,11 @@ def selfplay_command(
         raise UserError("--force replaces a run and --resume continues it: give one of them")
     run = Selfplay(game, agent, opponent, 0 if seat is Seat.first else 1, seed)
     g = run.make_game()
-    learner, opp = run.agents()
     run.check(g)  # refuse a run that cannot be played before anything is written
     folder, mode = run_folder_of(resume, out, "selfplay")
     if more is not None and games is not None:
         raise UserError("--games is the run's total and --more plays past it: give one of them")
-    manifest = {"format": "purestate.run/1", "command": "selfplay",
-                "game": format_spec(g.spec.name, g),
-                "agent": learner.spec, "opponent": SELF if opponent == SELF else opp.spec,
-                "seat": SEATS[run.seat], "seed": seed}  # fmt: skip
+    manifest = run_manifest(run, g)
     with run_folder(folder, "force" if force else mode, RUN_FILES) as out_dir:
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
@@ -356,22 +322,7 @@ def _train(
                 save_checkpoint(out_dir, run, g, tables, played, None)
         sync(log)
     save_checkpoint(out_dir, run, g, tables, played, first_refusal)
-    refusals = int(first_refusal is not None)
-    summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
-    summary["agent_spec"] = learner.spec
-    summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
-    summary["game_spec"] = plots.game_spec_text(g)
-    if _solvable(g):
-        # the exact solver covers the game: score every move the learner played
-        solution = load_or_solve(g)
-        # streamed from the log (the whole run, as the summary): holding every game's moves in
-        # memory would cost far more than the outcomes do
-        with (out_dir / "games.jsonl").open(encoding="utf-8") as log:
-            games = (json.loads(line)["moves"] for line in log)
-            rates = optimal_move_rates(g, solution, games, me, block)
-        for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
-            b["optimal_moves"], b["learner_moves"] = good, moved
-    write_json(out_dir / "summary.json", summary)
+    summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
     if plot:
         name = run.opponent.partition(":")[0]
         opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
@@ -390,15 +341,6 @@ def _train(
         )
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
-
-
-def _solvable(g: Any) -> bool:
-    """Whether the exact solver covers ``g`` (then the summary scores the learner's moves)."""
-    try:
-        require_solvable(g)
-    except TooLarge:
-        return False
-    return True
 
 
 # At most this many block rows are printed, so the table fits a screen; summary.json has them all.

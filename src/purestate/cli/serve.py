@@ -23,13 +23,17 @@ def serve_command(
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port (0: any free one).")] = 8000,
     runs: Annotated[
         Path,
-        typer.Option(help="The runs folder the Runs pages show; nothing outside it is read."),
+        typer.Option(
+            help="The runs folder the Runs pages show and saved labs go to; nothing outside it "
+            "is read or written."
+        ),
     ] = Path("runs"),
     open_browser: Annotated[
         bool, typer.Option("--open", help="Open the start page in the web browser.")
     ] = False,
 ) -> None:
-    """Serve the browser app: play any game against any agent, browse and replay runs.
+    """Serve the browser app: play any game against any agent, watch MENACE learn in the
+    MENACE lab, browse runs, replay their games and travel through their learned tables.
 
     Boards, rules and bot moves come from the library; the pages draw and send clicks.
     Example: purestate serve --runs runs --open

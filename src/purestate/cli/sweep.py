@@ -41,7 +41,6 @@ from purestate.cli.selfplay import (
     Seat,
     restore_run,
     run_folder_of,
-    save_checkpoint,
 )
 from purestate.core.spec import SpecError
 from purestate.executors import executor
@@ -59,6 +58,7 @@ from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
 from purestate.io.records import record_line
 from purestate.io.runs import clean_temporaries, entries, run_folder
+from purestate.io.selfplay import save_checkpoint
 
 SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
 """What a sweep folder holds (``--force`` removes exactly these)."""

@@ -67,18 +67,47 @@ def train(
     i = start
     while True:
         ep = play(game, agents, (t0, t1), fold_in(key, i))
-        if shared:
-            for seat in (0, 1):
-                if learning[seat]:
-                    t0 = agents[seat].learn(game, t0, ep, seat)
-            t1 = t0
-        else:
-            if learning[0]:
-                t0 = agents[0].learn(game, t0, ep, 0)
-            if learning[1]:
-                t1 = agents[1].learn(game, t1, ep, 1)
+        t0, t1 = learn_step(game, agents, (t0, t1), ep, learning=learning, shared=shared)
         yield TrainStep(i, ep, (t0, t1))
         i += 1
+
+
+def learn_step(
+    game: Game[Any, Any],
+    agents: Sequence[Agent],
+    tables: Sequence[Any],
+    episode: Episode,
+    *,
+    learning: tuple[bool, bool] = (True, False),
+    shared: bool = False,
+) -> tuple[Any, Any]:
+    """Both seats' tables after learning from one game: the step of ``train``'s fold.
+
+    Learning draws no randomness, so folding a run's recorded games through this step gives the
+    tables ``train`` had after them (time travel through a run without playing it again).
+
+    Args:
+        game: The game.
+        agents: ``agents[p]`` played as player ``p``.
+        tables: Both seats' tables before the game.
+        episode: The game.
+        learning: Which seats learn.
+        shared: Both seats learn on one table (``tables[0]``).
+
+    Returns:
+        The tables after the game (the same table twice when ``shared``).
+    """
+    t0, t1 = tables[0], tables[1]
+    if shared:
+        for seat in (0, 1):
+            if learning[seat]:
+                t0 = agents[seat].learn(game, t0, episode, seat)
+        return t0, t0
+    if learning[0]:
+        t0 = agents[0].learn(game, t0, episode, 0)
+    if learning[1]:
+        t1 = agents[1].learn(game, t1, episode, 1)
+    return t0, t1
 
 
 @frozen

@@ -1,15 +1,21 @@
 """The Starlette app behind ``purestate serve``: pages, the JSON API and the static files.
 
-Shell code: it reads the runs folder and keeps the games in play; the rules, the moves, the
-bots and the pictures all come from the library. Every refusal is a JSON ``{"error": message}``
-with a 4xx status; nothing reaches the browser as a traceback.
+Shell code: it reads the runs folder, keeps the games in play and the MENACE labs (whose training
+streams to their pages as server-sent events), and writes a saved lab as a new run folder; the
+rules, the moves, the bots, the learning and the pictures all come from the library. Every
+refusal is a JSON ``{"error": message}`` with a 4xx status; nothing reaches the browser as a
+traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +23,19 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from purestate.core.registry import agents, games
+from purestate.core.registry import agents, games, make_spec
+from purestate.drawing import svg
+from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
-from purestate.web.errors import NotFound, TooLarge, WebError
+from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
+from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, Labs, new_lab
 from purestate.web.play import Session, Sessions, new_session
 from purestate.web.runs import game_view, inside, list_runs, run_view
+from purestate.web.travel import can_travel, table_after
 
 MAX_BODY = 16 * 1024
 """The largest request body accepted (a move or a game setup is a few hundred bytes)."""
@@ -94,11 +104,28 @@ def _int(data: dict[str, Any], name: str, default: int) -> int:
     return value
 
 
+def _bounded(data: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    value = _int(data, name, default)
+    if not low <= value <= high:
+        raise WebError(f"{name} must be from {low} to {high}")
+    return value
+
+
 def _str(data: dict[str, Any], name: str, default: str = "") -> str:
     value = data.get(name, default)
     if not isinstance(value, str):
         raise WebError(f"{name} must be text")
     return value
+
+
+@functools.cache
+def map_pictures() -> list[tuple[str, str]]:
+    """Every shipped Tron map and its start drawn by the library (the same for every request)."""
+    out = []
+    for name in shipped_names():
+        game = make_spec(f"tron:map={name}")
+        out.append((name, str(svg(game, game.initial()))))
+    return out
 
 
 def table_files(root: Path) -> list[str]:
@@ -111,14 +138,58 @@ def table_files(root: Path) -> list[str]:
     return out
 
 
+BROWSER_COOKIE = "purestate_browser"
+"""The cookie naming a browser session, which owns at most one MENACE lab."""
+KEEPALIVE = 5.0
+"""Seconds between comments on an idle lab's event stream (so a closed page is noticed)."""
+
+
+def _event(data: dict[str, Any]) -> str:
+    return f"data: {json.dumps(data)}\n\n"
+
+
+async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
+    """The lab's training job as server-sent events: one update per step while it runs.
+
+    The job lives in this stream: when the page closes (the client disconnects) or the browser
+    starts another lab, the stream ends and the training stops with it. A step's games are played
+    in a worker thread, so the server answers other requests (the page's controls) meanwhile.
+    """
+    try:
+        yield ": the lab's updates\n\n"
+        while not lab.closed and not await request.is_disconnected():
+            if not (lab.running and not lab.done() and not lab.person):
+                lab.wake.clear()
+                try:
+                    await asyncio.wait_for(lab.wake.wait(), KEEPALIVE)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                continue
+            n, speed = lab.step_size(), lab.speed
+            started = time.perf_counter()
+            update = await run_in_threadpool(lab.advance, n)
+            took = time.perf_counter() - started
+            if speed == 0:
+                lab.timed(n, took)
+            if update is not None:
+                yield _event(update)
+            # paced: wait out the rest of the step; at top speed, let the other requests in
+            await asyncio.sleep(max(0.0, n / speed - took) if speed else 0)
+    finally:
+        lab.streaming = False
+        lab.running = False
+
+
 def create_app(runs: Path) -> Starlette:
-    """The app serving the runs folder ``runs`` (which it reads, and never leaves).
+    """The app serving the runs folder ``runs`` (which it reads, writes saved labs into as new
+    run folders, and never leaves).
 
     Args:
         runs: The runs folder (created by the caller if missing).
     """
     root = Path(runs).resolve()
     sessions = Sessions()
+    labs = Labs()
 
     async def home(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
@@ -134,7 +205,8 @@ def create_app(runs: Path) -> Starlette:
 
     async def run_page(request: Request) -> Response:
         view = await run_in_threadpool(run_view, root, request.path_params["run"])
-        return HTMLResponse(pages.run_page(view))
+        travel = await run_in_threadpool(can_travel, root, request.path_params["run"])
+        return HTMLResponse(pages.run_page(view, travel))
 
     async def replay_page(request: Request) -> Response:
         run, index = request.path_params["run"], request.path_params["index"]
@@ -178,6 +250,76 @@ def create_app(runs: Path) -> Starlette:
         run, index = request.path_params["run"], request.path_params["index"]
         return JSONResponse(await run_in_threadpool(game_view, root, run, index))
 
+    async def tron_page(request: Request) -> Response:
+        listed = await run_in_threadpool(list_runs, root)
+        tron = [r for r in listed if r["kind"] == "tron" and r["games"]]
+        maps = await run_in_threadpool(map_pictures)
+        return HTMLResponse(pages.tron_page(tron, maps))
+
+    async def lab_page(request: Request) -> Response:
+        return HTMLResponse(pages.menace_lab(MAX_LAB_GAMES))
+
+    async def api_lab(request: Request) -> Response:
+        data = await _json(request)
+        lab = await run_in_threadpool(new_lab, data)
+        # one lab, and so one training job, per browser session: a cookie names the session
+        browser = request.cookies.get(BROWSER_COOKIE) or secrets.token_urlsafe(12)
+        response = JSONResponse(lab.view(labs.start(lab, browser)))
+        response.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="strict")
+        return response
+
+    async def api_lab_update(request: Request) -> Response:
+        return JSONResponse(labs.get(request.path_params["lid"]).update())
+
+    async def api_lab_control(request: Request) -> Response:
+        lab = labs.get(request.path_params["lid"])
+        data = await _json(request)
+        if "speed" in data:
+            lab.speed = _bounded(data, "speed", 0, 0, MAX_SPEED)
+        if "games" in data:
+            lab.target = _bounded(data, "games", lab.target, max(1, lab.played), MAX_LAB_GAMES)
+        if "running" in data:
+            if not isinstance(data["running"], bool):
+                raise WebError("running must be true or false")
+            if data["running"] and lab.person:
+                raise WebError("against a person, the games are played by clicking")
+            lab.running = data["running"]
+        lab.wake.set()
+        return JSONResponse({"running": lab.running, "speed": lab.speed, "target": lab.target,
+                             "games": lab.played})  # fmt: skip
+
+    async def api_lab_step(request: Request) -> Response:
+        lab = labs.get(request.path_params["lid"])
+        n = _bounded(await _json(request), "games", 1, 1, MAX_BATCH)
+        update = await run_in_threadpool(lab.advance, n)
+        return JSONResponse(update if update is not None else lab.update())
+
+    async def api_lab_move(request: Request) -> Response:
+        lab = labs.get(request.path_params["lid"])
+        move = _str(await _json(request), "move")
+        return JSONResponse(await run_in_threadpool(lab.person_moves, move))
+
+    async def api_lab_save(request: Request) -> Response:
+        lab = labs.get(request.path_params["lid"])
+        name = _str(await _json(request), "name").strip()
+        return JSONResponse(await run_in_threadpool(lab.save, root, name))
+
+    async def api_lab_events(request: Request) -> Response:
+        lab = labs.get(request.path_params["lid"])
+        if lab.streaming:
+            raise Conflict("this lab's updates already go to another page")
+        lab.streaming = True
+        return StreamingResponse(
+            _lab_events(request, lab),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
+        )
+
+    async def api_table(request: Request) -> Response:
+        run, k = request.path_params["run"], request.path_params["k"]
+        boards = request.query_params.get("boards") == "1"
+        return JSONResponse(await run_in_threadpool(table_after, root, run, k, boards))
+
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
         return _error(exc.status, str(exc))
@@ -196,6 +338,15 @@ def create_app(runs: Path) -> Starlette:
         Route("/", home),
         Route("/play/{spec:path}", play_page),
         Route("/runs", runs_page),
+        Route("/menace", lab_page),
+        Route("/tron", tron_page),
+        Route("/api/menace", api_lab, methods=["POST"]),
+        Route("/api/menace/{lid}", api_lab_update),
+        Route("/api/menace/{lid}/events", api_lab_events),
+        Route("/api/menace/{lid}/control", api_lab_control, methods=["POST"]),
+        Route("/api/menace/{lid}/step", api_lab_step, methods=["POST"]),
+        Route("/api/menace/{lid}/move", api_lab_move, methods=["POST"]),
+        Route("/api/menace/{lid}/save", api_lab_save, methods=["POST"]),
         Route("/runs/{run:path}/games/{index:int}", replay_page),
         Route("/runs/{run:path}", run_page),
         Route("/api/games", api_games),
@@ -204,6 +355,7 @@ def create_app(runs: Path) -> Starlette:
         Route("/api/play/{sid}/move", api_move, methods=["POST"]),
         Route("/api/runs", api_runs),
         Route("/api/runs/{run:path}/games/{index:int}", api_game),
+        Route("/api/runs/{run:path}/table/{k:int}", api_table),
         Route("/api/runs/{run:path}", api_run),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -7,6 +7,8 @@ from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 24, 28
+MAX_POINTS = 800
+"""The most points of the cumulative line (a long run's line is thinned to about this many)."""
 COLOURS = {"wins": "#2e8b57", "draws": "#c8a400", "losses": "#c0392b"}
 
 
@@ -60,7 +62,10 @@ def curve_svg(curve: Sequence[int], blocks: Sequence[Mapping[str, int]], block: 
     parts.append(
         f'<line x1="{LEFT}" x2="{LEFT + inner}" y1="{zero:.1f}" y2="{zero:.1f}" stroke="#aaa"/>'
     )
-    points = " ".join([f"{LEFT},{zero:.1f}"] + [xy(i, v) for i, v in enumerate(curve)])
+    # a point per pixel is all the eye sees: a long run's line keeps every step-th game and the last
+    step = max(1, n // MAX_POINTS)
+    kept = [*range(0, n - 1, step), n - 1]
+    points = " ".join([f"{LEFT},{zero:.1f}"] + [xy(i, curve[i]) for i in kept])
     parts.append(
         f'<polyline points="{points}" fill="none" stroke="#1f5fbf" stroke-width="2">'
         f"<title>3W + D - L after {n} games: {curve[-1]}</title></polyline>"

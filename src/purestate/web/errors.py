@@ -19,3 +19,9 @@ class TooLarge(WebError):
     """A request body past the app's bound."""
 
     status = 413
+
+
+class Conflict(WebError):
+    """A request that clashes with what is going on (a lab's updates already stream elsewhere)."""
+
+    status = 409

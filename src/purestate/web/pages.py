@@ -33,7 +33,8 @@ def page(title: str, body: str, script: str = "", data: dict[str, Any] | None = 
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<link rel="stylesheet" href="/static/style.css"></head><body>'
         '<header><a class="brand" href="/">purestate</a>'
-        '<nav><a href="/">Games</a><a href="/runs">Runs</a></nav></header>'
+        '<nav><a href="/">Games</a><a href="/menace">MENACE lab</a><a href="/tron">Tron</a>'
+        '<a href="/runs">Runs</a></nav></header>'
         f"<main>{body}</main>{blob}{module}</body></html>"
     )
 
@@ -117,12 +118,32 @@ def _value(v: Any) -> str:
     return escape(str(v))
 
 
-def run_page(view: dict[str, Any]) -> str:
-    """A run: its summary files as tables, its learning curve and its games."""
+def run_page(view: dict[str, Any], travel: bool = False) -> str:
+    """A run: its summary files as tables, its learning curve, its games and, for a training
+    run (``travel``), a slider over the game index showing the learned table after k games."""
     name = view["name"]
     parts = [f"<h1>Run {escape(name)} <small>({escape(view['kind'])})</small></h1>"]
+    if view["kind"] == "tron" and view["games"]:
+        spec = view["games"][0]["game"]
+        parts.append(
+            f'<p><a href="{run_href(name)}/games/0?play=1">Watch game 0 animated</a> · '
+            f'<a href="/play/{quote(spec, safe=":=,")}">play this map against a bot</a></p>'
+        )
     parts.append("<h2>Learning curve</h2>")
     parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))
+    count = len(view["games"])
+    if travel:
+        parts.append(
+            '<h2>Time travel</h2><div class="travel">'
+            f'<label>The learned table after <b id="k-label">{count}</b> of {count} games<br>'
+            f'<input id="k" type="range" min="0" max="{count}" value="{count}" '
+            'aria-label="games"></label>'
+            '<p id="travel-status" class="muted">Loading…</p>'
+            '<div class="controls"><label>Find a position <input id="filter" size="14">'
+            '</label><label>Stage <select id="stage"><option value="">all</option></select>'
+            '</label><small id="box-count"></small></div>'
+            '<div id="boxes"></div></div>'
+        )
     tables = []
     for file, data in view["summaries"].items():
         rows = ""
@@ -156,6 +177,8 @@ def run_page(view: dict[str, Any]) -> str:
         '<div class="scroll"><table class="games-table"><thead><tr><th>#</th><th>Players</th>'
         f"<th>Result</th><th>Plies</th></tr></thead><tbody>{rows}</tbody></table></div>{more}"
     )
+    if travel:
+        return page(f"run {name}", "".join(parts), "travel.js", {"run": name, "games": len(games)})
     return page(f"run {name}", "".join(parts))
 
 
@@ -166,8 +189,118 @@ def replay_page(run: str, index: int) -> str:
         '<div class="play"><div id="board" class="board-box"></div><aside>'
         '<div class="controls"><button id="first" title="first">|◀</button>'
         '<button id="back" title="back">◀</button><button id="next" title="next">▶</button>'
-        '<button id="last" title="last">▶|</button></div>'
+        '<button id="last" title="last">▶|</button>'
+        '<button id="play" title="play the game as an animation">▶ Play</button>'
+        '<label>Speed <select id="pace"><option value="600">slow</option>'
+        '<option value="200" selected>normal</option><option value="60">fast</option>'
+        "</select></label></div>"
         '<input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">'
         '<p id="status" role="status">Loading…</p><ol id="moves"></ol></aside></div>'
     )
     return page(f"{run} game {index}", body, "replay.js", {"run": run, "index": index})
+
+
+def menace_lab(max_games: int) -> str:
+    """The MENACE lab: MENACE's options, the opponent, the pace, the counters, the learning
+    curve, the board against a person, and every matchbox with its beads."""
+    opponents = ("person", "random", "rules:p=0.7", "perfect", "self", "menace:preset=scroggs")
+    options = "".join(f'<option value="{escape(o)}">' for o in opponents)
+
+    def choice(name: str, label: str, values: tuple[str, ...]) -> str:
+        items = "".join(f'<option value="{v}">{v or "as the preset"}</option>' for v in values)
+        return f'<label>{label} <select name="{name}">{items}</select></label>'
+
+    speeds = "".join(
+        f'<option value="{v}"{" selected" if v == 0 else ""}>{t}</option>'
+        for v, t in ((1, "1 game/s"), (2, "2 games/s"), (5, "5 games/s"), (20, "20 games/s"),
+                     (100, "100 games/s"), (0, "top speed"))
+    )  # fmt: skip
+    body = (
+        "<h1>MENACE lab</h1>"
+        '<p class="muted">Michie\'s matchbox machine learning noughts and crosses, box by box. '
+        "Every bead drawn and every game played is the purestate library's: a lab with seed "
+        "<i>s</i> plays the games of <code>purestate selfplay --seed s</code>.</p>"
+        '<form id="setup" class="controls">'
+        '<label>Game <input name="game" value="tictactoe" size="14"></label>'
+        + choice("preset", "Preset", ("michie", "scroggs"))
+        + '<label>Starting beads per stage <input name="beads" size="9" placeholder="4/3/2/1">'
+        "</label>"
+        '<label>Incentives W/D/L <input name="incentives" size="7" placeholder="3/1/-1"></label>'
+        + choice("symmetric_moves", "Symmetric moves", ("", "dedupe", "all"))
+        + choice("empty", "Empty box", ("", "resign", "refill", "floor"))
+        + '<label>MENACE plays <select name="seat"><option value="0">first</option>'
+        '<option value="1">second</option></select></label>'
+        '<label>Opponent <input name="opponent" list="lab-opponents" value="rules:p=0.7" '
+        'size="16"></label>'
+        f'<datalist id="lab-opponents">{options}</datalist>'
+        '<label>Seed <input name="seed" type="number" value="0" min="0" size="6"></label>'
+        f'<label>Games <input name="games" type="number" value="1000" min="1" max="{max_games}" '
+        'size="7"></label>'
+        '<button id="new-lab">New lab</button></form>'
+        '<div class="controls" id="run-controls">'
+        '<button id="run" type="button">▶ Train</button>'
+        '<button id="step" type="button">One game</button>'
+        f'<label>Speed <select id="speed">{speeds}</select></label>'
+        '<label>Save as run <input id="save-name" size="16" placeholder="lab-1"></label>'
+        '<button id="save" type="button">Save</button></div>'
+        '<p id="message" class="message" role="alert"></p>'
+        '<div class="lab-top"><div>'
+        '<p class="counters" role="status">Games <b id="games">0</b> · '
+        '<span class="w">W <b id="wins">0</b></span> · <span class="d">D <b id="draws">0</b>'
+        '</span> · <span class="l">L <b id="losses">0</b></span> · 3W + D − L '
+        '<b id="incentive">0</b></p>'
+        '<p id="refused" class="refused" hidden>MENACE refuses to play: its first box is '
+        "empty.</p>"
+        '<p id="last-game" class="muted"></p>'
+        '<div id="chart"></div></div>'
+        '<div id="person" hidden><p id="status" role="status"></p>'
+        '<div id="board" class="board-box"></div></div></div>'
+        '<h2>Matchboxes <small id="box-count"></small></h2>'
+        '<div class="controls"><label>Find a box <input id="filter" size="14" '
+        'placeholder="position, e.g. X...O"></label>'
+        '<label>Stage <select id="stage"><option value="">all</option></select></label>'
+        '<label><span>Only the boxes of the last game</span><input id="used-only" '
+        'type="checkbox"></label></div>'
+        '<div id="boxes"></div>'
+    )
+    return page("MENACE lab", body, "lab.js")
+
+
+def tron_page(runs: list[dict[str, Any]], maps: list[tuple[str, str]]) -> str:
+    """Tron: the recorded matches of the runs folder to watch, and the maps (drawn by the
+    library at their start) to play against a bot."""
+    cards = "".join(
+        f'<figure class="map"><a href="/play/tron:map={quote(name)}" title="play {escape(name)}">'
+        f"{picture}</a><figcaption>{escape(name)}</figcaption></figure>"
+        for name, picture in maps
+    )
+    rows = []
+    for r in runs:
+        watch = " ".join(
+            f'<a class="watch" href="{run_href(r["name"])}/games/{i}?play=1">{i}</a>'
+            for i in range(min(r["games"], MAX_WATCH))
+        )
+        more = " …" if r["games"] > MAX_WATCH else ""
+        rows.append(
+            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> ({r["games"]} games): '
+            f"watch game {watch}{more}</li>"
+        )
+    matches = (
+        f'<ul class="runs">{"".join(rows)}</ul>'
+        if runs
+        else '<p class="muted">No Tron matches recorded yet: write some with <code>purestate '
+        "tron run --out RUNS/tron</code>.</p>"
+    )
+    body = (
+        "<h1>Tron</h1><h2>Watch a recorded match</h2>"
+        "<p>Each game of a Tron run is replayed by the library and animated (pause it, step it "
+        "with the arrow keys, or jump with the slider).</p>"
+        f"{matches}<h2>Play a map against a bot</h2>"
+        "<p>Pick a map; steer with the arrow keys or click a cell next to your head.</p>"
+        f'<div class="maps">{cards}</div>'
+    )
+    return page("Tron", body)
+
+
+MAX_WATCH = 10
+"""Games of a Tron run linked from the Tron page (the run's page links them all)."""

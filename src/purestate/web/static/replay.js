@@ -1,5 +1,6 @@
 // The replay page: every ply's board comes from the server (the library replays the record);
-// buttons, the slider and the arrow keys step through them.
+// buttons, the slider and the arrow keys step through them; ▶ Play animates the game (a Tron
+// match, say), and ``?play=1`` in the address starts the animation on load.
 import { api, pageData } from "/static/common.js";
 
 const { run, index } = pageData();
@@ -8,6 +9,35 @@ const slider = document.getElementById("ply");
 const status = document.getElementById("status");
 const moves = document.getElementById("moves");
 let game = null;
+let timer = null;
+const playButton = document.getElementById("play");
+
+function stop() {
+  clearTimeout(timer);
+  timer = null;
+  playButton.textContent = "▶ Play";
+}
+
+function tick() {
+  const n = Number(slider.value);
+  if (n >= game.frames.length - 1) {
+    stop();
+    return;
+  }
+  go(n + 1);
+  timer = setTimeout(tick, Number(document.getElementById("pace").value));
+}
+
+function play() {
+  if (!game) return;
+  if (timer !== null) {
+    stop();
+    return;
+  }
+  if (Number(slider.value) >= game.frames.length - 1) go(0);
+  playButton.textContent = "‖ Pause";
+  timer = setTimeout(tick, Number(document.getElementById("pace").value));
+}
 
 function go(ply) {
   const last = game.frames.length - 1;
@@ -35,9 +65,11 @@ async function load() {
     moves.appendChild(li);
   });
   go(0);
+  if (new URLSearchParams(window.location.search).get("play") === "1") play();
 }
 
 const step = (d) => () => go(Number(slider.value) + d);
+playButton.addEventListener("click", play);
 document.getElementById("first").addEventListener("click", () => go(0));
 document.getElementById("back").addEventListener("click", step(-1));
 document.getElementById("next").addEventListener("click", step(1));

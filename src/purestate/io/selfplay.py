@@ -1,0 +1,109 @@
+"""A selfplay run folder's files (shell side): the manifest, the checkpoint's tables, the summary.
+
+``purestate selfplay`` (and each run of a sweep) and the browser app's MENACE lab write run
+folders through these functions, so a folder either of them wrote is one
+``purestate selfplay --resume`` continues and ``purestate evaluate --table`` reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from purestate.core.spec import format_spec
+from purestate.experiments.selfplay import SELF, Selfplay, summarize
+from purestate.io import plots
+from purestate.io.files import json_text, write_json
+from purestate.io.runs import commit
+from purestate.io.solutions import load_or_solve
+from purestate.io.tables import table_json
+from purestate.solve import require_solvable
+from purestate.solve.analysis import optimal_move_rates
+from purestate.solve.bounds import TooLarge
+
+RUN_FILES = (
+    "run.json",
+    "checkpoint.json",
+    "table.json",
+    "opponent_table.json",
+    "games.jsonl",
+    "summary.json",
+    "learning_curve.png",
+)
+"""What a selfplay run folder holds (``--force`` removes exactly these)."""
+
+SEATS = ("first", "second")
+
+
+def table_files(run: Selfplay) -> tuple[str, ...]:
+    """The table files of a run: the learner's, and a learning opponent's own table."""
+    other_learns = run.learning()[1 - run.seat] and not run.shared
+    return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
+
+
+def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
+    """The run's ``run.json`` without its game count: what a resumed run must match."""
+    learner, opp = run.agents()
+    return {"format": "purestate.run/1", "command": "selfplay",
+            "game": format_spec(game.spec.name, game),
+            "agent": learner.spec, "opponent": SELF if run.opponent == SELF else opp.spec,
+            "seat": SEATS[run.seat], "seed": run.seed}  # fmt: skip
+
+
+def save_checkpoint(
+    folder: Path, run: Selfplay, game: Any, tables: tuple[Any, Any], games: int,
+    refused_at: int | None,
+) -> None:  # fmt: skip
+    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``)."""
+    learner, opp = run.agents()
+    who = {"table.json": (learner, run.seat), "opponent_table.json": (opp, 1 - run.seat)}
+    files = {}
+    for name in table_files(run):
+        a, seat = who[name]
+        files[name] = json_text(table_json(game, a, tables[seat], seat, games))
+    commit(folder, files, {"games": games, "refused_at": refused_at})
+
+
+def write_summary(
+    out_dir: Path,
+    run: Selfplay,
+    game: Any,
+    outcomes: Sequence[int],
+    resigned: int,
+    first_refusal: int | None,
+    block: int,
+) -> dict[str, Any]:
+    """Write ``summary.json`` for the whole run in ``out_dir`` and return it.
+
+    On a game the exact solver covers, each block also counts the learner's optimal moves, read
+    from the run's games log.
+    """
+    learner, opp = run.agents()
+    refusals = int(first_refusal is not None)
+    summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
+    summary["agent_spec"] = learner.spec
+    summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
+    summary["game_spec"] = plots.game_spec_text(game)
+    if _solvable(game):
+        # the exact solver covers the game: score every move the learner played
+        solution = load_or_solve(game)
+        # streamed from the log (the whole run, as the summary): holding every game's moves in
+        # memory would cost far more than the outcomes do
+        with (out_dir / "games.jsonl").open(encoding="utf-8") as log:
+            games = (json.loads(line)["moves"] for line in log)
+            rates = optimal_move_rates(game, solution, games, run.seat, block)
+        for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
+            b["optimal_moves"], b["learner_moves"] = good, moved
+    write_json(out_dir / "summary.json", summary)
+    return summary
+
+
+def _solvable(g: Any) -> bool:
+    """Whether the exact solver covers ``g`` (then the summary scores the learner's moves)."""
+    try:
+        require_solvable(g)
+    except TooLarge:
+        return False
+    return True
