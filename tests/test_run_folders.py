@@ -176,6 +176,22 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
     assert files(out) == before
 
 
+def test_resume_takes_the_settings_the_run_was_started_with(tmp_path: Path) -> None:
+    # started with settings other than the defaults, then resumed naming only the folder:
+    # the same files as the run played in one go
+    settings = ["--agent", "menace:preset=scroggs", "--opponent", "random", "--seat", "second",
+                "--seed", "7", "--game", "tictactoe", "--no-plot"]  # fmt: skip
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    assert invoke("selfplay", "--games", "60", "--out", str(whole), *settings).exit_code == 0
+    assert invoke("selfplay", "--games", "30", "--out", str(part), *settings).exit_code == 0
+    r = invoke("selfplay", "--games", "60", "--resume", str(part), "--no-plot")
+    assert r.exit_code == 0, r.output
+    assert files(part) == files(whole)
+    # repeating a setting that agrees is fine too
+    r = invoke("selfplay", "--more", "10", "--resume", str(part), "--seed", "7", "--no-plot")
+    assert r.exit_code == 0, r.output
+
+
 def test_a_table_of_another_preset_is_refused_not_relabelled(tmp_path: Path) -> None:
     # the manifest says menace, but the table in the checkpoint was written by another preset
     out, other = tmp_path / "r", tmp_path / "o"

@@ -21,7 +21,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Out, Seed, games_option
+from purestate.cli.options import SEED_HELP, AsJson, Force, Out, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError, format_spec
@@ -191,20 +191,43 @@ def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[P
     return folder, "resume"
 
 
+def _saved_settings(folder: Path) -> dict[str, Any]:
+    """What a saved run was started with (run.json's identity fields that are well-formed)."""
+    saved = read_manifest(folder / "run.json") or {}
+    kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
+    found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
+    if found.get("seat") not in (None, *SEATS):
+        del found["seat"]
+    return found
+
+
 @app.command("selfplay")
 @friendly
 def selfplay_command(
-    game: Annotated[str, typer.Option(help="Game spec, e.g. tictactoe.")] = "tictactoe",
-    agent: Annotated[str, typer.Option(help="The learner's spec.")] = "menace",
+    game: Annotated[
+        str | None, typer.Option(help="Game spec [default: tictactoe; resumed: as saved].")
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option(help="The learner's spec [default: menace; resumed: as saved].")
+    ] = None,
     opponent: Annotated[
-        str, typer.Option(help="Opponent spec, or 'self' for a copy that learns too.")
-    ] = "rules:p=0.7",
+        str | None,
+        typer.Option(
+            help="Opponent spec, or 'self' for a copy that learns too "
+            "[default: rules:p=0.7; resumed: as saved]."
+        ),
+    ] = None,
     games: Annotated[
         int | None,
         games_option("in the run, all told [default: 1000; resumed: as saved]"),
     ] = None,
-    seed: Seed = 0,
-    seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help=SEED_HELP[:-1] + " [default: 0; resumed: as saved]."),
+    ] = None,
+    seat: Annotated[
+        Seat | None, typer.Option(help="The learner's seat [default: first; resumed: as saved].")
+    ] = None,
     out: Out = None,
     resume: Annotated[
         Path | None,
@@ -235,10 +258,19 @@ def selfplay_command(
         raise UserError("--more trains a saved run further: name it with --resume")
     if force and resume is not None:
         raise UserError("--force replaces a run and --resume continues it: give one of them")
-    run = Selfplay(game, agent, opponent, 0 if seat is Seat.first else 1, seed)
+    folder, mode = run_folder_of(resume, out, "selfplay")
+    # a resumed run takes what it was started with; an option given again must agree with it
+    # (check_manifest below refuses one that does not)
+    saved_as = _saved_settings(folder) if mode == "resume" else {}
+    run = Selfplay(
+        game if game is not None else saved_as.get("game", "tictactoe"),
+        agent if agent is not None else saved_as.get("agent", "menace"),
+        opponent if opponent is not None else saved_as.get("opponent", "rules:p=0.7"),
+        SEATS.index(seat.value if seat is not None else saved_as.get("seat", "first")),
+        seed if seed is not None else saved_as.get("seed", 0),
+    )
     g = run.make_game()
     run.check(g)  # refuse a run that cannot be played before anything is written
-    folder, mode = run_folder_of(resume, out, "selfplay")
     if more is not None and games is not None:
         raise UserError("--games is the run's total and --more plays past it: give one of them")
     manifest = run_manifest(run, g)
