@@ -33,8 +33,9 @@ from attrs import field, frozen
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, bits
+from purestate.core.memo import memo
 from purestate.core.spec import SpecError, format_spec
-from purestate.games.tictactoe import FULL, LINE_MASKS, State
+from purestate.games.tictactoe import FULL, LINE_MASKS, State, TicTacToe
 
 CENTRE = 4
 CORNERS = (0, 2, 6, 8)
@@ -143,42 +144,55 @@ def candidates(
     return tuple(s for s in SIDES if empty >> s & 1)  # 8 empty side
 
 
-_CANDIDATES: dict[Opening, dict[State, tuple[int, ...]]] = {"centre": {}, "corner": {}}
-# The same, as ready-made decisions (shared immutable values: act allocates nothing).
-_RULE_DECISIONS: dict[Opening, dict[State, tuple[Decision[int], ...]]] = {
-    "centre": {},
-    "corner": {},
-}
-_LEGAL_DECISIONS: dict[State, tuple[Decision[int], ...]] = {}
+# Every memo here is keyed by a tic-tac-toe position (and an opening): 5,478 reachable positions,
+# 2 openings. The bound keeps all of them and stops a caller's unreachable States from growing it.
+_POSITIONS_BOUND = 1 << 14
+_GAME = TicTacToe()
+_WHY = "5,478 reachable positions x 2 openings fit; unreachable States evict, not grow"
+
+
+def _opening(opening: Any) -> Opening:
+    if opening not in ("centre", "corner"):
+        raise ValueError(f"opening must be 'centre' or 'corner'; got {opening!r}")
+    return opening  # type: ignore[no-any-return]
 
 
 def rule_moves(state: State, opening: Opening = "centre") -> tuple[int, ...]:
-    """``candidates(state, opening)``, memoised (a pure function of a hashable state)."""
-    memo = _CANDIDATES[opening]
-    moves = memo.get(state)
-    if moves is None:
-        moves = memo[state] = candidates(state, opening)
-    return moves
+    """``candidates(state, opening)``, memoised (a pure function of a hashable state).
+
+    Raises:
+        ValueError: for a state that is not a tic-tac-toe ``State`` or an unknown opening
+            (checked before the memo is consulted).
+    """
+    if type(state) is not State:
+        raise ValueError(f"not a tic-tac-toe state: {state!r}")
+    return _rule_moves(state, _opening(opening))
+
+
+@memo(size=_POSITIONS_BOUND, why=_WHY)
+def _rule_moves(state: State, opening: Opening) -> tuple[int, ...]:
+    return candidates(state, opening)
 
 
 def _tictactoe_state(game: Game[Any, Any], state: Any) -> State:
-    if not isinstance(state, State) or game.spec.name != "tictactoe":
+    # the types, not game.spec.name: this runs on every move the agent plays
+    if not isinstance(game, TicTacToe):
         raise SpecError(f"the rules agent plays tic-tac-toe only, not {game.spec.name}")
+    if type(state) is not State:
+        raise ValueError(f"not a tic-tac-toe state: {state!r}")
     return state
 
 
-def _rule_decisions(
-    game: Game[Any, Any], state: Any, opening: Opening
-) -> tuple[Decision[int], ...]:
-    s = _tictactoe_state(game, state)
-    out = _RULE_DECISIONS[opening][s] = tuple(Decision(m) for m in rule_moves(s, opening))
-    return out
+# The candidates and the legal moves as ready-made decisions (shared immutable values: act
+# allocates nothing).
+@memo(size=_POSITIONS_BOUND, why=_WHY)
+def _rule_decisions(state: State, opening: Opening) -> tuple[Decision[int], ...]:
+    return tuple(Decision(m) for m in _rule_moves(state, opening))
 
 
-def _legal_decisions(game: Game[Any, Any], state: Any) -> tuple[Decision[int], ...]:
-    s = _tictactoe_state(game, state)
-    out = _LEGAL_DECISIONS[s] = tuple(Decision(m) for m in game.legal(s))
-    return out
+@memo(size=_POSITIONS_BOUND, why=_WHY)
+def _legal_decisions(state: State) -> tuple[Decision[int], ...]:
+    return tuple(Decision(m) for m in _GAME.legal(state))
 
 
 def _check_p(instance: Any, attribute: Any, value: float) -> None:
@@ -206,24 +220,27 @@ class Rules(FixedPolicy):
         """The spec string, e.g. ``rules:p=1.0``."""
         return format_spec("rules", self)
 
-    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
-        """No table; refuses any game but tic-tac-toe."""
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``) any game but tic-tac-toe."""
         if game.spec.name != "tictactoe":
             raise SpecError(f"the rules agent plays tic-tac-toe only, not {game.spec.name}")
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """No table; refuses any game but tic-tac-toe."""
+        self.check_game(game)
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """The rules' move with probability ``p``, a uniformly random legal move otherwise."""
+        s = _tictactoe_state(game, state)  # before the memos, which trust their keys
         r = bits(key)
         # Two independent 32-bit halves of one draw: the coin and the choice.
         if self.p >= 1.0 or (r >> 32) < self.p * 4294967296.0:
-            options = _RULE_DECISIONS[self.opening].get(state)
-            if options is None:
-                options = _rule_decisions(game, state, self.opening)
+            options = _rule_decisions(s, self.opening)
             if self.tiebreak == "first":
                 return options[0]
         else:
-            options = _LEGAL_DECISIONS.get(state) or _legal_decisions(game, state)
+            options = _legal_decisions(s)
         return options[((r & 0xFFFFFFFF) * len(options)) >> 32]
 
     def policy(self, game: Game[Any, Any], state: Any) -> dict[int, Fraction]:

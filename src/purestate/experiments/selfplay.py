@@ -9,7 +9,6 @@ figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead ch
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -21,6 +20,7 @@ from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import key
 from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
+from purestate.core.memo import memo
 from purestate.core.record import Record, game_spec
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
@@ -219,7 +219,7 @@ def game_record(index: int, run: Selfplay, ep: Episode) -> Record:
     return GameLog.of(index, ep).record(run)
 
 
-@functools.cache
+@memo(size=256, why="one entry per run configuration; a sweep may make many")
 def names(run: Selfplay) -> tuple[str, tuple[str, str]]:
     """The game's spec string and both players' specs in seat order, as records name them.
 

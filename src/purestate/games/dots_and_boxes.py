@@ -21,17 +21,17 @@ game driven from Python.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, Literal
 
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.memo import memo
 from purestate.core.symmetry import PermutationGroup, permute_bits
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
-CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
+CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered
 # The biggest boards whose exact solver (2^lines table) runs in about 3 s, so ``play`` can open
 # with the perfect player: 3×3 (24 lines); each further line doubles the time.
 QUICK_SOLVE_LINES = 24
@@ -97,8 +97,6 @@ class Board:
             for k in range(0, self.num_lines, CHUNK)
         )
         self.group, self.box_perms = _symmetries(self)
-        # canonical forms already computed: a pure function's memo, bounded in size
-        self.canonical_memo: dict[State, tuple[State, int]] = {}
         # per symmetry and per byte of the line bitboard: the image bits, so that a transform is a
         # handful of look-ups instead of a loop over the bits
         self.line_images = tuple(
@@ -194,10 +192,41 @@ def _symmetries(board: Board) -> tuple[PermutationGroup, tuple[tuple[int, ...], 
     return group, tuple(box_perms)
 
 
-@cache
+# any rows and cols up to 64 boxes, and a board's tables are large: keep the sizes in use
+@memo(size=32, why="one entry per board size in use; each holds large tables")
 def board(rows: int, cols: int) -> Board:
     """The precomputed tables of a rows × cols board (one object per size)."""
     return Board(rows, cols)
+
+
+def _image(b: Board, state: State, sym: int) -> State:
+    """``state`` reflected or rotated by ``sym`` on board ``b``."""
+    if sym == 0:
+        return state
+    return State(
+        b.image(sym, state.lines),
+        b.box_image(sym, state.own0),
+        b.box_image(sym, state.own1),
+        state.to_move,
+    )
+
+
+# Keyed by the board (one object per size, hashed by identity: cheaper than the game's fields)
+# and a position: 2**lines positions on a board, so bounded.
+@memo(size=CANONICAL_MEMO_LIMIT, why="2**lines positions per board: unbounded in practice")
+def _canonical(b: Board, state: State) -> tuple[State, int]:
+    best = state
+    best_key = (state.lines, state.own0, state.own1)
+    best_g = 0
+    for g in range(1, len(b.group.perms)):
+        lines = b.image(g, state.lines)
+        if lines > best_key[0]:
+            continue
+        img = _image(b, state, g)
+        k = (img.lines, img.own0, img.own1)
+        if k < best_key:
+            best, best_key, best_g = img, k, g
+    return best, best_g
 
 
 def _parse_lines(text: str, n: int) -> int | None:
@@ -375,15 +404,7 @@ class DotsAndBoxes:
 
     def transform(self, state: State, sym: int) -> State:
         """The position reflected or rotated by ``sym`` (box owners move with their boxes)."""
-        if sym == 0:
-            return state
-        b = self._board
-        return State(
-            b.image(sym, state.lines),
-            b.box_image(sym, state.own0),
-            b.box_image(sym, state.own1),
-            state.to_move,
-        )
+        return _image(self._board, state, sym)
 
     def transform_move(self, move: int, sym: int) -> int:
         """The line ``move`` is carried to by ``sym``."""
@@ -395,29 +416,7 @@ class DotsAndBoxes:
 
     def canonical(self, state: State) -> tuple[State, int]:
         """The image with the smallest (lines, own0, own1) and the first symmetry giving it."""
-        b = self._board
-        found = b.canonical_memo.get(state)
-        if found is not None:
-            return found
-        if len(b.canonical_memo) >= CANONICAL_MEMO_LIMIT:
-            b.canonical_memo.clear()  # a bound on memory, not on correctness
-        found = b.canonical_memo[state] = self._canonical(state)
-        return found
-
-    def _canonical(self, state: State) -> tuple[State, int]:
-        b = self._board
-        best = state
-        best_key = (state.lines, state.own0, state.own1)
-        best_g = 0
-        for g in range(1, len(b.group.perms)):
-            lines = b.image(g, state.lines)
-            if lines > best_key[0]:
-                continue
-            img = self.transform(state, g)
-            k = (img.lines, img.own0, img.own1)
-            if k < best_key:
-                best, best_key, best_g = img, k, g
-        return best, best_g
+        return _canonical(self._board, state)
 
     # -- text ------------------------------------------------------------------------------
 

@@ -13,13 +13,13 @@ other game is refused with one line saying why.
 
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any
 
 from attrs import field, frozen
 
 from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.memo import memo
 from purestate.core.record import game_spec
 from purestate.core.spec import SpecError, convert, parse_spec
 
@@ -400,7 +400,11 @@ def _utility_bounds(game: Game[Any, Any]) -> tuple[float, float]:
     return -float(game.spec.max_length), float(game.spec.max_length)
 
 
-@functools.cache
+@memo(
+    size=64,
+    why="any number of games could be bridged; a process uses a few",
+    unhashable_ok="a pyspiel game is never changed once made (its states are)",
+)
 def as_pyspiel(game: Game[Any, Any]) -> Any:
     """``game`` as a pyspiel game (OpenSpiel's Python game API), for OpenSpiel's algorithms.
 
@@ -462,7 +466,7 @@ def hides_moves(game: Game[Any, Any]) -> bool:
     return not game.is_over(s) and observe(s, game.to_move(s)) != s
 
 
-@functools.cache
+@memo(size=1, why="keyed by the pyspiel module: there is one")
 def _python_game(pyspiel: Any) -> type:
     """The pyspiel.Game and pyspiel.State subclasses, made once pyspiel is imported (the module
     itself must load without it)."""

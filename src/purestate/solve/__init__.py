@@ -17,6 +17,7 @@ import importlib
 from typing import Any, Protocol, runtime_checkable
 
 from purestate.core.game import Game
+from purestate.core.memo import LruTable
 from purestate.solve.bounds import require_whole_game
 
 
@@ -37,7 +38,11 @@ class Solution(Protocol):
 _SOLVERS: dict[str, str] = {
     "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
 }
-_MEMO: dict[Game[Any, Any], Solution] = {}
+# Keyed by game value; filled here and by the shell from its disk cache (``remember``), so a table
+# rather than a decorator. A solution can hold millions of positions: keep a few games only.
+_MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
+    16, why="a solution can hold up to 10**7 positions; a process solves a few games"
+)
 
 
 def solver_for(game: Game[Any, Any]) -> str:
@@ -77,14 +82,13 @@ def solve(game: Game[Any, Any]) -> Solution:
     if sol is None:
         require_solvable(game)
         module, _, fn = solver_for(game).partition(":")
-        sol = getattr(importlib.import_module(module), fn)(game)
-        _MEMO[game] = sol
+        sol = _MEMO.put(game, getattr(importlib.import_module(module), fn)(game))
     return sol
 
 
 def remember(game: Game[Any, Any], solution: Solution) -> None:
     """Seed the memo with a solution computed earlier (e.g. loaded from a disk cache)."""
-    _MEMO[game] = solution
+    _MEMO.put(game, solution)
 
 
 def memoised(game: Game[Any, Any]) -> Solution | None:
