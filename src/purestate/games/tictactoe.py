@@ -82,6 +82,12 @@ class _Node:
         self.canonical: tuple[State, int] | None = None
 
 
+# The node table: the one memo in the pure layers not made with ``purestate.core.memo``. Every
+# rule is a look-up here on the hottest path there is (an lru_cache call costs about 50 ns, a
+# quarter, more per look-up than ``dict.get``), and a node's children and images fill in
+# lazily. Unbounded because the key space is provably small: ``_node`` validates a state before
+# inserting it and ``_interned`` only inserts children of valid positions, so it holds at most
+# the 5,478 reachable positions. Nodes never leave this module.
 _NODES: dict[State, _Node] = {}
 
 

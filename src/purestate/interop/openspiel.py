@@ -19,6 +19,7 @@ from typing import Any
 from attrs import field, frozen
 
 from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.hooks import num_move_ids_of, observation_of
 from purestate.core.memo import memo
 from purestate.core.record import game_spec
 from purestate.core.spec import SpecError, convert, parse_spec
@@ -371,8 +372,8 @@ def num_move_ids(game: Game[Any, Any]) -> int:
     Raises:
         SpecError: if the start's moves are not non-negative ints.
     """
-    known = getattr(game, "num_move_ids", None)
-    if isinstance(known, int):
+    known = num_move_ids_of(game)
+    if known is not None:
         return known
     start = game.legal(game.initial())
     if not start or not all(type(m) is int and m >= 0 for m in start):
@@ -456,7 +457,7 @@ class _Shared:
 def hides_moves(game: Game[Any, Any]) -> bool:
     """Whether a mover may not see the position (Tron's simultaneous rules hide the committed
     first move of a round): ``observation`` differs from the state after the first ply."""
-    observe = getattr(game, "observation", None)
+    observe = observation_of(game)
     if observe is None:
         return False
     s = game.initial()
