@@ -196,6 +196,9 @@ _HOOKS = (
     "selfplay_games",
     "positions",
     "from_params",
+    "solver_size",
+    "cache_name",
+    "to_array",
 )
 # agents/td.py is being split into a package on another branch; its lookups move to core.hooks
 # when that lands (remove it from here then)

@@ -3,7 +3,9 @@
 The hooks are declared as small protocols beside the ones they extend: ``Playout``, ``Scored``,
 ``Unscored``, ``Observed``, ``NumberedMoves`` and ``LabelledBoard`` beside ``Game``
 (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
-``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent`` (``core/agent.py``).
+``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent`` (``core/agent.py``);
+``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+(``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
 Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
@@ -133,4 +135,25 @@ def positions_of(agent: Any) -> PositionsFn | None:
 def from_params_of(cls: Any) -> FromParamsFn | None:
     """The agent class's own builder from spec options (``FromParams``), or None."""
     found: FromParamsFn | None = _method(cls, "from_params")
+    return found
+
+
+# -- solver hooks (declared in purestate/solve/__init__.py) ---------------------------------------
+
+
+def solver_size_of(module: Any) -> Callable[[Any], int] | None:
+    """The solver module's own measure of a game (``SizedSolver``), or None."""
+    found: Callable[[Any], int] | None = _method(module, "solver_size")
+    return found
+
+
+def cache_name_of(module: Any) -> Callable[[Any], str] | None:
+    """The solver module's cache file name of a game (``CachedSolver``), or None."""
+    found: Callable[[Any], str] | None = _method(module, "cache_name")
+    return found
+
+
+def to_array_of(solution: Any) -> Callable[[], Any] | None:
+    """The solution's one-array form (``ArraySolution``), or None."""
+    found: Callable[[], Any] | None = _method(solution, "to_array")
     return found

@@ -17,6 +17,7 @@ import importlib
 from typing import Any, Protocol, runtime_checkable
 
 from purestate.core.game import Game
+from purestate.core.hooks import solver_size_of
 from purestate.core.memo import LruTable
 from purestate.solve.bounds import require_whole_game
 
@@ -31,6 +32,45 @@ class Solution(Protocol):
 
     def distance(self, state: Any) -> int | None:
         """Plies to the end when the winner hurries and the loser delays; None if not tracked."""
+        ...
+
+
+# -- optional hooks of a solver module and its solutions (looked up through core.hooks) ---------
+
+
+class SizedSolver(Protocol):
+    """A solver module that measures a game by its own unit (dots and boxes: line sets)."""
+
+    SIZE_LIMIT: int
+    SIZE_UNIT: str
+
+    def solver_size(self, game: Any) -> int:
+        """How many ``SIZE_UNIT`` solving ``game`` fills.
+
+        Called by ``require_solvable`` before solving, instead of the game's position bound;
+        a game above ``SIZE_LIMIT`` is refused at once. Pure and cheap.
+        """
+        ...
+
+
+class CachedSolver(Protocol):
+    """A solver module whose solutions the shell may keep on disk (``io/solutions.py``)."""
+
+    def cache_name(self, game: Any) -> str:
+        """The file name of ``game``'s solution in the cache folder: one per game value."""
+        ...
+
+    def from_array(self, game: Any, array: Any) -> Solution:
+        """The solution from the array its ``to_array`` wrote. Raises ``ValueError`` for an
+        array that does not fit ``game`` (the shell then solves again)."""
+        ...
+
+
+class ArraySolution(Protocol):
+    """A solution that is one array (what a ``CachedSolver`` writes to disk)."""
+
+    def to_array(self) -> Any:
+        """The solution as one numpy array; ``from_array(game, to_array())`` gives it back."""
         ...
 
 
@@ -58,7 +98,7 @@ def require_solvable(game: Game[Any, Any], who: str = "the exact solver") -> Non
         who: Who needs the solution, for the message (``"perfect"``).
     """
     module = importlib.import_module(solver_for(game).partition(":")[0])
-    own_size = getattr(module, "solver_size", None)
+    own_size = solver_size_of(module)
     if own_size is None:
         require_whole_game(game, who, "the whole game tree")
         return
