@@ -14,7 +14,7 @@ from purestate.agents import menace, perfect, rules
 from purestate.core.agent import Decision
 from purestate.core.game import GameSpec, IllegalMove
 from purestate.core.keys import key
-from purestate.core.memo import LruTable, memo
+from purestate.core.memo import DictMemo, LruTable, memo
 from purestate.core.spec import SpecError
 from purestate.games.tictactoe import State
 
@@ -52,6 +52,19 @@ def test_memo_refuses_a_mutable_result_and_an_unstated_bound() -> None:
             memo(size=size, why="a test")  # type: ignore[arg-type]
 
 
+def test_dict_memo_reads_as_a_dict_and_forgets_everything_at_its_bound() -> None:
+    m: DictMemo[int, str] = DictMemo(2, why="a test")
+    entries = m.entries
+    assert m.put(1, "a") == "a" and m.put(1, "other") == "a"  # the first value stays
+    m.put(2, "b")
+    m.put(3, "c")  # full: forgets 1 and 2, in the same dict its readers hold
+    assert entries == {3: "c"} and m.entries is entries
+    unbounded: DictMemo[int, int] = DictMemo(None, why="a test")
+    for i in range(100):
+        unbounded.put(i, i)
+    assert len(unbounded.entries) == 100
+
+
 def test_lru_table_keeps_the_most_recently_used() -> None:
     t: LruTable[str, int] = LruTable(2, why="a test")
     t.put("a", 1)
@@ -64,9 +77,8 @@ def test_lru_table_keeps_the_most_recently_used() -> None:
 
 def test_no_hand_rolled_caches_outside_core_memo() -> None:
     # functools caches and module-level dicts named as memos: the policy lives in core/memo.py
-    # (tic-tac-toe's node table is the one documented fast path; agents/td.py is being split
-    # into a package on another branch and converts when it lands)
-    allowed = {"core/memo.py", "games/tictactoe.py", "agents/td.py"}
+    # (agents/td.py is being split into a package on another branch and converts when it lands)
+    allowed = {"core/memo.py", "agents/td.py"}
     pattern = re.compile(
         r"lru_cache|functools\.cache\b|@cache\b|^_[A-Z_]*(MEMO|CACHE)\w*\s*(:\s*dict|=\s*\{)"
     )

@@ -12,6 +12,11 @@ change behind the memo's back:
 * ``LruTable(size, why)`` is the same policy for a memo that is filled from more than one place
   (an exact solution computed here or loaded by the shell from a disk cache): ``get`` and
   ``put``.
+* ``DictMemo(size, why)`` is the fast path, for a look-up on the hottest paths where even a C
+  ``lru_cache`` call costs a measurable share (tic-tac-toe's node table, dots and boxes'
+  canonical forms): reads are plain ``dict.get`` on ``entries`` (hoist it into a local, a
+  module global or a field), writes go through ``put``, which forgets everything on reaching
+  ``size`` (no bookkeeping per read; for a pure function it only costs recomputation).
 
 Two rules a memo's caller keeps:
 
@@ -24,9 +29,6 @@ Two rules a memo's caller keeps:
   array), or a copy.
   On a miss ``memo`` hashes the result and refuses an unhashable one (a dict, a list, a set), a
   net that catches the common mistake; an object hashed by identity still needs review.
-
-One memo keeps its own dict, for speed: tic-tac-toe's node table (``games/tictactoe.py``), on
-the hottest path there is and provably at most 5,478 entries; its comment says why.
 
 Memos change speed, never results: a pure function's value does not depend on whether it was
 remembered, so clearing one (``cache_clear``) or evicting from one is always safe.
@@ -174,3 +176,33 @@ class LruTable(Generic[K, V]):
     def clear(self) -> None:
         """Forget every entry (results are unchanged: only speed is)."""
         self._entries.clear()
+
+
+class DictMemo(Generic[K, V]):
+    """The fast path: a memo read as a plain dict (``entries.get``), written through ``put``.
+
+    For the few look-ups so hot that an ``lru_cache`` call costs a measurable share. Reaching
+    ``size`` forgets every entry at once: no bookkeeping on reads.
+
+    Attributes:
+        entries: The remembered values; read them, never write them directly.
+        size: The most entries kept (None: unbounded, only for a provably small key space).
+        why: Why that bound is right.
+    """
+
+    __slots__ = ("entries", "size", "why")
+
+    def __init__(self, size: int | None, why: str) -> None:
+        """An empty memo of at most ``size`` entries (``why`` says why that bound is right)."""
+        _check_policy(size, why)
+        self.entries: dict[K, V] = {}
+        self.size = size
+        self.why = why
+
+    def put(self, key: K, value: V) -> V:
+        """Remember ``value`` for ``key`` (first forgetting everything if the memo is full) and
+        return the value now remembered for ``key``."""
+        entries = self.entries
+        if self.size is not None and len(entries) >= self.size:
+            entries.clear()
+        return entries.setdefault(key, value)

@@ -26,12 +26,12 @@ from typing import Any, Literal
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
-from purestate.core.memo import memo
+from purestate.core.memo import DictMemo, memo
 from purestate.core.symmetry import PermutationGroup, permute_bits
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
-CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered
+CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
 # The biggest boards whose exact solver (2^lines table) runs in about 3 s, so ``play`` can open
 # with the perfect player: 3×3 (24 lines); each further line doubles the time.
 QUICK_SOLVE_LINES = 24
@@ -68,6 +68,7 @@ class Board:
             ``x``; the legal moves are two or three tuple look-ups, not a loop over the bits.
         group: The board's symmetries as permutations of line ids.
         box_perms: ``box_perms[g]`` is element g acting on boxes.
+        canonical_memo: The canonical forms computed so far (``DictMemo``, bounded).
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -97,6 +98,11 @@ class Board:
             for k in range(0, self.num_lines, CHUNK)
         )
         self.group, self.box_perms = _symmetries(self)
+        # the memo policy's fast path (canonical runs once per table look-up of a learner): a
+        # position's canonical form, forgotten all at once at the bound (2**lines positions)
+        self.canonical_memo: DictMemo[State, tuple[State, int]] = DictMemo(
+            CANONICAL_MEMO_LIMIT, why="2**lines positions: too many to keep on a big board"
+        )
         # per symmetry and per byte of the line bitboard: the image bits, so that a transform is a
         # handful of look-ups instead of a loop over the bits
         self.line_images = tuple(
@@ -211,9 +217,6 @@ def _image(b: Board, state: State, sym: int) -> State:
     )
 
 
-# Keyed by the board (one object per size, hashed by identity: cheaper than the game's fields)
-# and a position: 2**lines positions on a board, so bounded.
-@memo(size=CANONICAL_MEMO_LIMIT, why="2**lines positions per board: unbounded in practice")
 def _canonical(b: Board, state: State) -> tuple[State, int]:
     best = state
     best_key = (state.lines, state.own0, state.own1)
@@ -260,6 +263,7 @@ class DotsAndBoxes:
     _chunk0: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunk1: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunks: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
+    _canonicals: dict[State, tuple[State, int]] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for name, v in (("rows", self.rows), ("cols", self.cols)):
@@ -275,6 +279,7 @@ class DotsAndBoxes:
         object.__setattr__(self, "_num_lines", b.num_lines)
         object.__setattr__(self, "_line_boxes", b.line_boxes)
         object.__setattr__(self, "_chunks", b.chunks)
+        object.__setattr__(self, "_canonicals", b.canonical_memo.entries)
         object.__setattr__(self, "_chunk0", b.chunks[0])
         object.__setattr__(self, "_chunk1", b.chunks[1] if len(b.chunks) > 1 else ())
 
@@ -416,7 +421,10 @@ class DotsAndBoxes:
 
     def canonical(self, state: State) -> tuple[State, int]:
         """The image with the smallest (lines, own0, own1) and the first symmetry giving it."""
-        return _canonical(self._board, state)
+        found = self._canonicals.get(state)
+        if found is None:
+            found = self._board.canonical_memo.put(state, _canonical(self._board, state))
+        return found
 
     # -- text ------------------------------------------------------------------------------
 
