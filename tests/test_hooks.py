@@ -200,9 +200,9 @@ _HOOKS = (
     "cache_name",
     "to_array",
 )
-# agents/td.py is being split into a package on another branch; its lookups move to core.hooks
-# when that lands (remove it from here then)
-_NOT_YET = {"agents/td.py"}
+# agents/td.py is being split into a package (agents/td/) on another branch; its lookups move to
+# core.hooks when that lands (remove these then)
+_NOT_YET = ("agents/td.py", "agents/td/")
 
 
 def test_hooks_are_looked_up_only_in_core_hooks() -> None:
@@ -212,7 +212,7 @@ def test_hooks_are_looked_up_only_in_core_hooks() -> None:
     found = []
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC).as_posix()
-        if rel == "core/hooks.py" or rel in _NOT_YET:
+        if rel == "core/hooks.py" or rel.startswith(_NOT_YET):
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if asked.search(line):

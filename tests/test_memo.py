@@ -77,15 +77,16 @@ def test_lru_table_keeps_the_most_recently_used() -> None:
 
 def test_no_hand_rolled_caches_outside_core_memo() -> None:
     # functools caches and module-level dicts named as memos: the policy lives in core/memo.py
-    # (agents/td.py is being split into a package on another branch and converts when it lands)
-    allowed = {"core/memo.py", "agents/td.py"}
+    # (agents/td.py is being split into a package, agents/td/, on another branch: its memo
+    # converts when that lands; remove both from here then)
+    allowed = ("core/memo.py", "agents/td.py", "agents/td/")
     pattern = re.compile(
         r"lru_cache|functools\.cache\b|@cache\b|^_[A-Z_]*(MEMO|CACHE)\w*\s*(:\s*dict|=\s*\{)"
     )
     found = []
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC).as_posix()
-        if rel in allowed:
+        if rel.startswith(allowed):
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if pattern.search(line) and not line.lstrip().startswith("#"):
