@@ -128,7 +128,7 @@ def test_rules_check_the_game_and_state_before_their_memos() -> None:
             random_moves.act(TTT, None, State(0b11, 0, 0), key(0))
     with pytest.raises(ValueError, match="opening"):
         rules.rule_moves(s, "edge")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="tic-tac-toe state"):
+    with pytest.raises(IllegalMove, match="tic-tac-toe state"):
         rules.rule_moves((0, 0, 0), "centre")  # type: ignore[arg-type]
 
 

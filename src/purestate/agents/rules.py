@@ -31,7 +31,7 @@ from typing import Any, Literal
 from attrs import field, frozen
 
 from purestate.core.agent import Decision, FixedPolicy
-from purestate.core.game import Game
+from purestate.core.game import Game, IllegalMove
 from purestate.core.keys import Key, bits
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError, format_spec
@@ -161,11 +161,11 @@ def rule_moves(state: State, opening: Opening = "centre") -> tuple[int, ...]:
     """``candidates(state, opening)``, memoised (a pure function of a hashable state).
 
     Raises:
-        ValueError: for a state that is not a tic-tac-toe ``State`` or an unknown opening
-            (checked before the memo is consulted).
+        IllegalMove: for a state that is not a tic-tac-toe ``State`` (before the memo).
+        ValueError: for an unknown opening (before the memo).
     """
     if type(state) is not State:
-        raise ValueError(f"not a tic-tac-toe state: {state!r}")
+        raise IllegalMove(f"not a tic-tac-toe state: {state!r}")
     return _rule_moves(state, _opening(opening))
 
 
@@ -179,7 +179,8 @@ def _tictactoe_state(game: Game[Any, Any], state: Any) -> State:
     if not isinstance(game, TicTacToe):
         raise SpecError(f"the rules agent plays tic-tac-toe only, not {game.spec.name}")
     if type(state) is not State:
-        raise ValueError(f"not a tic-tac-toe state: {state!r}")
+        # the message tic-tac-toe's own rules give
+        raise IllegalMove(f"not a tic-tac-toe state: {state!r}")
     return state
 
 
