@@ -81,7 +81,7 @@ def test_no_hand_rolled_caches_outside_core_memo() -> None:
     # converts when that lands; remove both from here then)
     allowed = ("core/memo.py", "agents/td.py", "agents/td/")
     pattern = re.compile(
-        r"lru_cache|functools\.cache\b|@cache\b|^_[A-Z_]*(MEMO|CACHE)\w*\s*(:\s*dict|=\s*\{)"
+        r"lru_cache|functools\.cache\b|@cache\b|^_[A-Z_]*(MEMO|CACHE)\w*\s*(:\s*dict\[|=\s*\{\})"
     )
     found = []
     for path in sorted(SRC.rglob("*.py")):
