@@ -125,8 +125,8 @@ class Session:
             try:
                 decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
             except TypeError as e:
-                # an injected piece meant for another game (alphabeta:eval=voronoi on tic-tac-toe)
-                # says so with a TypeError when first used: a bad opponent spec, not a crash
+                # registered evaluations and scores are refused at setup (check_game); a function
+                # injected in code for another game says so with a TypeError when first used
                 raise WebError(f"{self.bot.spec} cannot play {game.spec.name}: {e}") from None
             if decision.table is not None:
                 self.table = decision.table
