@@ -14,6 +14,14 @@ import purestate
 from purestate.core import keys
 from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
+from purestate.core.hooks import (
+    num_move_ids_of,
+    observation_of,
+    playout_of,
+    render_labels_of,
+    score_of,
+    unscored_of,
+)
 from purestate.core.record import game_spec
 
 GAMES_PER_CASE = 12
@@ -200,3 +208,121 @@ def test_step_takes_exactly_the_legal_moves(
             game.step(state, m)
         for m in moves:
             _step_or_refuse(game, state, m)
+
+
+# -- the optional hooks, on every game that has them (declared in core/game.py) -------------------
+
+
+def _states(game: Game[Any, Any], n: int, base: int) -> list[Any]:
+    """The positions of ``n`` random games (openings, middles and ends alike)."""
+    return [s for i in range(n) for s in _random_game(game, keys.key(base + i))]
+
+
+def test_playout_plays_the_random_game_of_its_key(game: Game[Any, Any]) -> None:
+    playout = playout_of(game)
+    if playout is None:
+        pytest.skip(f"{game.spec.name} has no playout")
+    for n, s in enumerate(_states(game, 4, 500)):
+        k = keys.fold_in(keys.key(501), n)
+        # the game the contract names: legal(s)[int(r * len)] with r drawn from the key's generator
+        rand = keys.generator(k).random
+        t = s
+        while not game.is_over(t):
+            moves = game.legal(t)
+            t = game.step(t, moves[int(rand() * len(moves))])
+        assert playout(s, k) == game.returns(t)
+        assert playout(s, k) == playout(s, k)
+
+
+def test_score_agrees_with_returns(game: Game[Any, Any]) -> None:
+    score = score_of(game)
+    if score is None:
+        pytest.skip(f"{game.spec.name} has no score")
+    assert score(game.initial()) == (0.0, 0.0)
+    for i in range(GAMES_PER_CASE):
+        states = _random_game(game, keys.key(600 + i))
+        for s in states:
+            a, b = score(s)
+            assert a + b == pytest.approx(0.0)
+        end, r = score(states[-1]), game.returns(states[-1])
+        if game.spec.outcomes is None:  # margins: the score is the result
+            assert end == r
+        else:
+            assert [(v > 0) - (v < 0) for v in end] == [(v > 0) - (v < 0) for v in r]
+
+
+def test_unscored_keeps_the_future(game: Game[Any, Any]) -> None:
+    unscored, score = unscored_of(game), score_of(game)
+    if unscored is None:
+        pytest.skip(f"{game.spec.name} has no unscored")
+    assert score is not None, "unscored keys a table by the future score: the game scores"
+    for s in _states(game, 4, 700):
+        u = unscored(s)
+        assert unscored(u) == u
+        assert game.is_over(u) == game.is_over(s)
+        assert game.legal(u) == game.legal(s)
+        if game.is_over(s):
+            continue
+        p, q = game.to_move(s), game.to_move(u)
+        for m in game.legal(s):
+            after_s, after_u = game.step(s, m), game.step(u, m)
+            # the same gain for the mover, and the same answer to "does the mover go again"
+            assert score(after_s)[p] - score(s)[p] == score(after_u)[q] - score(u)[q]
+            assert (game.to_move(after_s) == p) == (game.to_move(after_u) == q)
+
+
+def test_observation_shows_the_mover_a_position_to_move_in(game: Game[Any, Any]) -> None:
+    observe = observation_of(game)
+    if observe is None:
+        pytest.skip(f"{game.spec.name} hides nothing")
+    for s in _states(game, 4, 800):
+        for p in (0, 1):
+            o = observe(s, p)
+            assert observe(o, p) == o
+            assert game.is_over(o) == game.is_over(s)
+        if game.is_over(s):
+            continue
+        p = game.to_move(s)
+        o = observe(s, p)
+        assert game.to_move(o) == p
+        assert game.legal(o) == game.legal(s)
+
+
+def test_move_ids_stay_below_the_declared_count(game: Game[Any, Any]) -> None:
+    count = num_move_ids_of(game)
+    if count is None:
+        pytest.skip(f"{game.spec.name} declares no move-id count")
+    for s in _states(game, 4, 900):
+        assert all(0 <= m < count for m in game.legal(s))
+
+
+def test_labelled_board_shows_every_label(game: Game[Any, Any]) -> None:
+    render_labels = render_labels_of(game)
+    if render_labels is None:
+        pytest.skip(f"{game.spec.name} has no labelled board")
+    labels = {m: f"<{i}>" for i, m in enumerate(game.legal(game.initial()))}
+    text = render_labels(labels)
+    assert all(label in text for label in labels.values())
+
+
+def test_a_refused_move_leaves_the_memo_sound_and_a_cached_one_still_checks(
+    game: Game[Any, Any],
+) -> None:
+    # memoised rules answer from a table once warm: look-alikes of a legal move are refused
+    # before its child is cached and after, and the child is the one a fresh copy of the
+    # position gives (a refusal cached nothing wrong)
+    for s in _states(game, 2, 1000):
+        if game.is_over(s):
+            continue
+        legal = game.legal(s)
+        for m in legal:
+            odd = [
+                x for x in _lookalikes(m) if not any(type(x) is type(y) and x == y for y in legal)
+            ]
+            for x in odd:
+                _step_or_refuse(game, s, x)
+            child = game.step(s, m)
+            for x in odd:
+                _step_or_refuse(game, s, x)
+            assert game.step(s, m) == child
+            assert game.step(game.decode(game.encode(s)), m) == child

@@ -330,8 +330,27 @@ class AlphaBeta(FixedPolicy):
 
         return registry.evaluation(self.eval)
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) a game the evaluation is not made for
+        (``eval=voronoi`` plays Tron only)."""
+        if self.eval != "zero":
+            from purestate.core import registry
+
+            registry.check_plays("evaluation", self.eval, game)
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """No table; refuses a game the evaluation is not made for."""
+        self.check_game(game)
+        return None
+
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
-        """The best move found within the budget (ties broken from ``key`` if asked)."""
+        """The best move found within the budget (ties broken from ``key`` if asked).
+
+        Raises:
+            SpecError: for a game the evaluation is not made for (checked before searching, so
+                an agent handed a game without ``initial_table`` refuses it in one line too).
+        """
+        self.check_game(game)
         try:
             decision, _ = self.analyse(game, state, key)
         except AttributeError:

@@ -36,6 +36,7 @@ from purestate.agents.timing import Clock, deadline
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
+from purestate.core.hooks import playout_of
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -223,8 +224,17 @@ class MCTS:
 
         return registry.chosen_move_scores(self._scorer, self.scores)
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) a game the move scores are not made for, when heavy
+        playouts or progressive bias use them (``scores=uttt`` plays the big boards only)."""
+        if self.scores and (self.playout == "heavy" or self.bias > 0):
+            from purestate.core import registry
+
+            registry.check_plays("move scores", self.scores, game)
+
     def initial_table(self, game: Game[Any, Any], seat: int) -> Tree:
-        """An empty tree."""
+        """An empty tree; refuses a game the move scores are not made for."""
+        self.check_game(game)
         return Tree()
 
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
@@ -232,7 +242,12 @@ class MCTS:
         return table
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
-        """Search from ``state`` and play the best move; the new tree is the new table."""
+        """Search from ``state`` and play the best move; the new tree is the new table.
+
+        Raises:
+            SpecError: for a game the move scores are not made for (checked before searching).
+        """
+        self.check_game(game)
         try:
             tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
         except AttributeError:
@@ -335,7 +350,7 @@ def _run(
     timed = agent.seconds > 0
     limit = agent.simulations if agent.simulations > 0 else -1
     mode = agent.playout
-    fast_playout = getattr(game, "playout", None) if mode == "random" else None
+    fast_playout = playout_of(game) if mode == "random" else None
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))

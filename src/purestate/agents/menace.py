@@ -27,9 +27,9 @@ to ``BEAD_LIMIT``: learning stops adding beads there, and a table file beyond it
 
 from __future__ import annotations
 
-import functools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from attrs import evolve, field, fields, frozen
@@ -39,6 +39,7 @@ from purestate.core.agent import Decision
 from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import Key, weighted_index
+from purestate.core.memo import memo
 from purestate.core.spec import SpecError, build, format_spec
 from purestate.solve.bounds import require_whole_game
 
@@ -88,7 +89,8 @@ def require_enumerable(game: Game[Any, Any]) -> None:
     )
 
 
-@functools.lru_cache(maxsize=1 << 16)
+# keyed by (game, position): MENACE plays enumerable games (up to 10**7 positions), so bounded
+@memo(size=1 << 16, why="up to 10**7 positions per game; tic-tac-toe's 5,478 fit many times")
 def box_key(game: Game[Any, Any], state: Any) -> tuple[str, int]:
     """The key of the box for ``state`` and the symmetry that maps ``state`` to it (memoised)."""
     rep, g = game.canonical(state)
@@ -113,7 +115,7 @@ class MenaceTable:
         return sum(sum(b.values()) for b in self.boxes.values())
 
 
-@functools.lru_cache(maxsize=32)
+@memo(size=32, why="one entry per (game, seat, options) a process plays: few, and large")
 def matchboxes(
     game: Game[Any, Any], seat: int, include_forced: bool, dedupe: bool
 ) -> tuple[Box, ...]:
@@ -170,11 +172,12 @@ def _box(game: Game[Any, Any], rep: Any, key: str, stage: int, dedupe: bool) -> 
     return Box(key, stage, tuple(reps), pmap(orbit))
 
 
-@functools.lru_cache(maxsize=32)
+@memo(size=32, why="one entry per (game, seat, options) a process plays: few, and large")
 def _box_index(
     game: Game[Any, Any], seat: int, include_forced: bool, dedupe: bool
-) -> dict[str, Box]:
-    return {b.key: b for b in matchboxes(game, seat, include_forced, dedupe)}
+) -> Mapping[str, Box]:
+    # read-only: every caller shares this one index (learn looks boxes up in it per move)
+    return MappingProxyType({b.key: b for b in matchboxes(game, seat, include_forced, dedupe)})
 
 
 def _forced(game: Game[Any, Any], state: Any, legal: Any, k: str) -> Any:
@@ -399,7 +402,7 @@ class Menace:
         if isinstance(made_by, str) and made_by != self.spec:
             hint = f" (the table was made by {made_by}, not {self.spec})"
         seat: int | None = None
-        index: dict[str, Box] = {}
+        index: Mapping[str, Box] = {}
         boxes: dict[str, PMap[Any, int]] = {}
         for k, entry in raw.items():
             try:

@@ -28,25 +28,23 @@ from attrs import frozen
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, below
+from purestate.core.memo import memo
 from purestate.core.spec import format_spec
 from purestate.solve import require_solvable, solve
 
 Tiebreak = Literal["random", "first", "fastest"]
 
-# (game, state) -> (value-optimal moves, the fastest among them); a pure function of its key.
-_BEST: dict[tuple[Game[Any, Any], Any], tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
 
-
+# A key is a reachable position of a solvable game: up to 10**7 of them (POSITION_LIMIT), so the
+# memo is bounded; the bound holds all of tic-tac-toe (5,478) and the positions a run revisits.
+@memo(size=1 << 16, why="solvable games reach up to 10**7 positions; tic-tac-toe's 5,478 fit")
 def best_moves(game: Game[Any, Any], state: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """The value-optimal moves in ``state`` (in the game's move order), and the fastest of them.
 
     "Fastest" means: when the player to move is winning, the moves that end the game soonest;
-    when losing, the moves that put the end off longest; in a draw, the shortest.
+    when losing, the moves that put the end off longest; in a draw, the shortest. Memoised; a
+    state that is not a position of ``game`` raises from ``game.legal`` and is not remembered.
     """
-    memo_key = (game, state)
-    found = _BEST.get(memo_key)
-    if found is not None:
-        return found
     sol = solve(game)
     sign = 1.0 if game.to_move(state) == 0 else -1.0
     scored = []
@@ -58,9 +56,7 @@ def best_moves(game: Game[Any, Any], state: Any) -> tuple[tuple[Any, ...], tuple
     optimal = [(m, d) for m, v, d in scored if v == best]
     ds = [d for _, d in optimal]
     target = max(ds) if best < 0 else min(ds)
-    found = (tuple(m for m, _ in optimal), tuple(m for m, d in optimal if d == target))
-    _BEST[memo_key] = found
-    return found
+    return (tuple(m for m, _ in optimal), tuple(m for m, d in optimal if d == target))
 
 
 @frozen

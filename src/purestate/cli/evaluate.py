@@ -23,6 +23,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson, Explore, Force, RecordsOut, Seed, games_option
 from purestate.core.agent import Greedy, check_game, greedy_agent
+from purestate.core.hooks import supports_seat
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.core.record import Record, game_spec
@@ -75,8 +76,7 @@ def evaluate_command(
     seats = [0, 1]
     if table is not None:
         learner, loaded = table_from(table, g, agent)
-        supports = getattr(learner, "supports_seat", None)
-        seats = [s for s in (0, 1) if supports is None or supports(loaded.table, s)]
+        seats = [s for s in (0, 1) if supports_seat(learner, loaded.table, s)]
         tables = dict.fromkeys(seats, loaded.table)
     elif agent is None:
         raise UserError("name the agent to evaluate with --agent, or give its --table")

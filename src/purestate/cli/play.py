@@ -31,6 +31,7 @@ from purestate.cli.selfplay import Seat
 from purestate.core.agent import Decision, FixedPolicy, greedy_agent
 from purestate.core.episode import Episode, plies
 from purestate.core.game import Game, IllegalMove, ParseError
+from purestate.core.hooks import observation_of, supports_seat
 from purestate.core.keys import Key, fold_in, key
 from purestate.core.record import Record, game_spec
 from purestate.io.files import write_atomic
@@ -91,7 +92,7 @@ class Person(FixedPolicy):
 
 def _hidden_from(game: Any, state: Any, person: int) -> bool:
     """Whether ``state`` holds something the person may not see yet (a committed move)."""
-    observe = getattr(game, "observation", None)
+    observe = observation_of(game)
     return observe is not None and observe(state, person) != state
 
 
@@ -184,9 +185,8 @@ def play_command(
     if table is not None:
         # the file names its agent; an --opponent typed on the command line overrides it
         bot, loaded = table_from(table, g, opponent)
-        supports = getattr(bot, "supports_seat", None)
-        if supports is not None and not supports(loaded.table, 1 - human):
-            yours = Seat.second if supports(loaded.table, 0) else Seat.first
+        if not supports_seat(bot, loaded.table, 1 - human):
+            yours = Seat.second if supports_seat(bot, loaded.table, 0) else Seat.first
             raise UserError(f"{table}: this table plays your seat; try --seat {yours.value}")
         bot_table = loaded.table
         games_done = loaded.games

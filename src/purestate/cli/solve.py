@@ -19,6 +19,7 @@ from purestate.cli.common import UserError, console, friendly, print_json
 from purestate.cli.options import AsJson
 from purestate.core import registry
 from purestate.core.game import Game
+from purestate.core.hooks import render_labels_of
 from purestate.core.spec import build, format_spec, option_fields, parse_spec
 from purestate.io.solutions import load_or_solve
 from purestate.solve.counts import Census, GameCount, TooLarge, census, count_games
@@ -141,7 +142,7 @@ def solve_command(
     plies = f", {distance} plies with perfect play" if distance is not None else ""
     console.print(f"[bold]{spec}[/]: {_verdict(g, value)} (value {_num(value)}{plies})")
     console.print("Value of each opening move for the first player:")
-    render_labels = getattr(g, "render_labels", None)
+    render_labels = render_labels_of(g)
     if isinstance(openings, list) and render_labels is not None:
         labels: Mapping[int, str] = {i: _label(v) for i, v in enumerate(openings) if v is not None}
         console.print(render_labels(labels), highlight=False)

@@ -9,9 +9,12 @@ learn(game, table, episode, seat) -> Table  a NEW table; the old one is unchange
 Hyperparameters live in the config (the agent object); whatever changes over time lives in the
 table, so ``act`` and ``learn`` stay pure.
 
-An agent that needs the whole game (the perfect player, MENACE) also has
-``check_game(game) -> None``, which refuses a game too large for it at once; ``initial_table``
-calls it, and a command that starts many games calls ``check_game(agent, game)`` first.
+An agent that cannot play every game (the perfect player and MENACE need the whole game;
+alpha-beta's evaluation and MCTS's move scores may be made for one game) also has
+``check_game(game) -> None``, which refuses the game at once with one line; ``initial_table``
+calls it, and a command that starts many games calls ``check_game(agent, game)`` first. The other
+optional hooks (``greedy``, ``supports_seat``, ...) are the protocols at the end of this module,
+looked up through ``purestate.core.hooks``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 from attrs import frozen
 
 from purestate.core.game import Game
+from purestate.core.hooks import check_game_of, greedy_of, supports_seat
 from purestate.core.keys import Key
 
 M = TypeVar("M")
@@ -104,13 +108,108 @@ class Persistent(Protocol):
         ...
 
 
+# -- optional hooks ---------------------------------------------------------------------------
+# An agent may offer any of these beside the protocol; generic code finds them through
+# ``purestate.core.hooks`` (one place, typed) and falls back when an agent has none.
+
+
+class ChecksGame(Protocol):
+    """An agent that cannot play every game (the whole game too large, an evaluation or move
+    scores made for another game, rules for tic-tac-toe only)."""
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse ``game`` at once with one line (a ``SpecError``, ``TooLarge`` is one), or return.
+
+        Called when the agent meets the game, before any move: by ``initial_table``, by the
+        agent's ``act`` where the search would otherwise fail deep inside, and by every command
+        before its first game (``check_game(agent, game)``). Pure and cheap; a game it accepts,
+        the agent plays.
+        """
+        ...
+
+
+class HasGreedy(Protocol):
+    """A learner with a greedy policy: its best move by the table, without exploring."""
+
+    def greedy(self, game: Game[Any, Any], table: Any, state: Any) -> Any:
+        """The move the table rates best in ``state``, or ``None`` to resign.
+
+        Called by ``evaluate``, ``play``, ``tournament`` and the browser through ``Greedy`` (unless
+        asked to explore), and by ``analyze``. Deterministic (ties broken by a fixed rule, no key)
+        and one of ``game.legal(state)`` when not ``None``.
+        """
+        ...
+
+
+class SupportsSeat(Protocol):
+    """An agent whose tables belong to one seat (MENACE's boxes are for one player)."""
+
+    def supports_seat(self, table: Any, seat: int) -> bool:
+        """Whether ``table`` can play ``seat`` (0 moves first).
+
+        Called before a loaded table is played or judged from a seat; an agent without the hook
+        plays any table from either seat. True for the seat ``initial_table(game, seat)`` made
+        the table for.
+        """
+        ...
+
+
+class SelfplayTables(Protocol):
+    """An agent that says how it learns against itself."""
+
+    selfplay_tables: str
+    """``"shared"`` (the default for agents that do not say: both seats play from and learn into
+    one table, TD self-play) or ``"separate"`` (one table per seat, MENACE against MENACE).
+    Read by ``Selfplay`` when the opponent is the learner itself."""
+
+
+class FusedSelfplay(Protocol):
+    """A learner with its own loop for self-play on one table (``qlearning``, ``sarsa``)."""
+
+    def selfplay_games(
+        self, game: Game[Any, Any], table: Any, key: Key, games: int, start: int = 0
+    ) -> tuple[Any, tuple[Any, ...]]:
+        """Games ``start`` .. ``start + games - 1`` of self-play from ``table``: the table after
+        the last and the episodes.
+
+        Called by ``Selfplay.play`` for a shared table instead of the generic fold; returns
+        exactly the tables and episodes the fold (``core.learning.train`` with
+        ``shared=True``) gives for the same key, only faster.
+        """
+        ...
+
+
+class CoversPositions(Protocol):
+    """A learner that says which positions its table covers."""
+
+    def positions(self, game: Game[Any, Any], table: Any) -> list[Any]:
+        """The positions ``table`` holds values for (states of ``game``).
+
+        Called by ``analyze`` to judge a table position by position; without it the keys of the
+        table's map are read. Every position is one ``game`` can decode and step from.
+        """
+        ...
+
+
+class FromParams(Protocol):
+    """An agent class that builds itself from its spec string's options (presets, aliases)."""
+
+    def from_params(self, params: dict[str, str]) -> Any:
+        """The agent for ``params`` (option name -> text), a classmethod.
+
+        Called by ``purestate.agent(spec)`` instead of the generic field-by-field build; raises
+        ``SpecError`` for an unknown option or a bad value, as the generic build does.
+        """
+        ...
+
+
 def check_game(agent: Any, game: Game[Any, Any]) -> None:
     """Raise the agent's refusal of ``game`` (a one-line ``SpecError``) if it has one.
 
     Agents that need the whole game refuse one too large for them at once; the others accept
     every game.
     """
-    check = getattr(agent, "check_game", None)
+    check = check_game_of(agent)
     if check is not None:
         check(game)
 
@@ -156,13 +255,12 @@ class Greedy:
 
     def supports_seat(self, table: Any, seat: int) -> bool:
         """The learner's answer, or True if it does not say."""
-        supports = getattr(self.learner, "supports_seat", None)
-        return True if supports is None else bool(supports(table, seat))
+        return supports_seat(self.learner, table, seat)
 
 
 def has_greedy(agent: Any) -> bool:
     """Whether ``agent`` offers a greedy policy (``greedy(game, table, state)``)."""
-    return callable(getattr(agent, "greedy", None))
+    return greedy_of(agent) is not None
 
 
 def greedy_agent(agent: Any) -> Any:

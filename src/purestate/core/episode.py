@@ -14,6 +14,7 @@ from attrs import frozen
 
 from purestate.core.agent import Agent
 from purestate.core.game import Game, IllegalMove, require_game
+from purestate.core.hooks import observation_of
 from purestate.core.keys import Key, fold_in
 
 
@@ -77,7 +78,7 @@ def plies(
     movers: list[int] = []
     # A game with hidden information (Tron's simultaneous rules) offers ``observation``: the
     # agent sees that view, and its move is applied to the true state.
-    observe = getattr(game, "observation", None)
+    observe = observation_of(game)
     ply = 0
     while not is_over(state):
         p = to_move(state)

@@ -7,7 +7,7 @@ conformance suite) only ever use this protocol, never a concrete game.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
@@ -180,6 +180,95 @@ class Game(Protocol[S, M]):
 
     def format_move(self, move: M) -> str:
         """A move as a person would type it."""
+        ...
+
+
+# -- optional hooks ---------------------------------------------------------------------------
+# A game may offer any of these beside the protocol; generic code finds them through
+# ``purestate.core.hooks`` (one place, typed) and falls back to the plain protocol when a game has
+# none, so a new game works before it is fast. The conformance suite checks each contract on every
+# registered game that has the hook.
+
+
+class Playout(Protocol):
+    """A game with a fast random game to the end (MCTS rollouts; ``mcts:playout=random``)."""
+
+    def playout(self, state: Any, key: int) -> tuple[float, float]:
+        """The returns at the end of a uniformly random game from ``state``.
+
+        Called by Monte Carlo search for every rollout, from any state (a finished one gives
+        ``returns(state)``). Must return what ``returns`` gives at the end of the game that
+        choosing ``legal(s)[int(r * len(legal(s)))]`` with ``r`` drawn in turn from
+        ``keys.generator(key).random`` plays, and so the same distribution as stepping uniformly
+        random legal moves; pure: the same state and key give the same returns.
+        """
+        ...
+
+
+class Scored(Protocol):
+    """A game with a running score before the end (dots and boxes' boxes)."""
+
+    def score(self, state: Any) -> tuple[float, float]:
+        """Each player's score so far, as ``returns`` would count it if the game ended now.
+
+        Called by learners with per-box rewards (``qlearning:rewards=score``) after every move.
+        Zero-sum, zeros at the start, and at the end of the game it agrees with ``returns``:
+        equal to it when returns are margins, of the same sign otherwise.
+        """
+        ...
+
+
+class Unscored(Protocol):
+    """A game whose future does not depend on part of the state (who scored what so far)."""
+
+    def unscored(self, state: Any) -> Any:
+        """``state`` with the part that does not affect the future forgotten: a table key.
+
+        Called by learners that key their tables by it (``qlearning:rewards=score`` on dots and
+        boxes: 4,096 keys on 2×2 instead of every history of scores). Idempotent; the result has
+        the same legal moves and end, and every move gains its mover the same ``score`` (keeping
+        the turn or not) from it as from ``state``.
+        """
+        ...
+
+
+class Observed(Protocol):
+    """A game with hidden information: what a player may see of the state."""
+
+    def observation(self, state: Any, player: int) -> Any:
+        """``state`` as ``player`` sees it (Tron's simultaneous rules hide a committed move).
+
+        Called by every driver (``play``, ``purestate play``, the browser, the bridges) before it
+        shows the player to move a state; the move it returns is applied to the true state. The
+        observation of the player to move is a state where that player is to move with the
+        same legal moves; observing it again changes nothing; a state with nothing hidden comes
+        back unchanged.
+        """
+        ...
+
+
+class NumberedMoves(Protocol):
+    """A game that knows how many move ids it has (a bridged OpenSpiel game)."""
+
+    @property
+    def num_move_ids(self) -> int:
+        """Every move of every position is an int below this (OpenSpiel's ``num_distinct_actions``).
+
+        Read by the bridges to size action spaces; when absent they take one more than the
+        largest move of the start position.
+        """
+        ...
+
+
+class LabelledBoard(Protocol):
+    """A game that can draw its board with a label in each move's place (tic-tac-toe)."""
+
+    def render_labels(self, labels: Mapping[int, str]) -> str:
+        """The board with the text ``labels[move]`` in the place of each labelled move.
+
+        Called by ``purestate solve`` to show the value of each opening move on the board;
+        without it the values are a table. Pure text in which every label appears.
+        """
         ...
 
 

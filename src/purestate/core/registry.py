@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from purestate.core.agent import Agent
 from purestate.core.game import Game
+from purestate.core.hooks import from_params_of
 from purestate.core.spec import SpecError, build, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
@@ -76,6 +77,46 @@ _MOVE_SCORES: dict[str, str] = {
     "uttt": "purestate.heuristics.uttt:move_scores",
     "uttt_code": "purestate.heuristics.uttt:code_move_scores",
 }
+
+
+# The games each evaluation and each per-move score function is made for (by registry name). An
+# agent that injects one refuses any other game when it meets it (its ``check_game``) instead of
+# failing deep inside a search; a name without an entry plays every game.
+_BIG_BOARDS = ("ultimate_tictactoe", "xtreme_tictactoe")
+_EVALUATION_GAMES: dict[str, tuple[str, ...]] = {
+    "uttt": _BIG_BOARDS,
+    "space": ("tron",),
+    "voronoi": ("tron",),
+    "chamber": ("tron",),
+    "linear": ("tron",),
+}
+_MOVE_SCORE_GAMES: dict[str, tuple[str, ...]] = {"uttt": _BIG_BOARDS, "uttt_code": _BIG_BOARDS}
+
+
+def evaluation_games(name: str) -> tuple[str, ...] | None:
+    """The games the evaluation ``name`` is made for, or None if it plays every game."""
+    return _EVALUATION_GAMES.get(name)
+
+
+def move_score_games(name: str) -> tuple[str, ...] | None:
+    """The games the per-move scores ``name`` are made for, or None if they play every game."""
+    return _MOVE_SCORE_GAMES.get(name)
+
+
+def check_plays(
+    kind: Literal["evaluation", "move scores"], name: str, game: Game[Any, Any]
+) -> None:
+    """Refuse ``game`` with one line if the evaluation or move scores ``name`` are made for others.
+
+    Raises:
+        SpecError: naming the games they are made for.
+    """
+    made_for = evaluation_games(name) if kind == "evaluation" else move_score_games(name)
+    if made_for is not None and game.spec.name not in made_for:
+        raise SpecError(
+            f"{kind} {name!r} {'is' if kind == 'evaluation' else 'are'} made for "
+            f"{' and '.join(made_for)}, not {game.spec.name}"
+        )
 
 
 def _load(path: str) -> Any:
@@ -202,7 +243,7 @@ def agent(spec: str) -> Agent:
     """
     name, params = parse_spec(spec)
     cls = agent_class(name)
-    from_params = getattr(cls, "from_params", None)
+    from_params = from_params_of(cls)
     if from_params is not None:
         made: Agent = from_params(params)
         return made

@@ -9,7 +9,6 @@ figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead ch
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -19,8 +18,10 @@ from attrs import frozen
 from purestate.core.agent import Agent, check_game
 from purestate.core.episode import Episode
 from purestate.core.game import Game
+from purestate.core.hooks import selfplay_games_of, selfplay_tables
 from purestate.core.keys import key
 from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
+from purestate.core.memo import memo
 from purestate.core.record import Record, game_spec
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
@@ -61,7 +62,7 @@ class Selfplay:
     def shared(self) -> bool:
         """Whether both seats learn on one table (self-play of a TD learner)."""
         learner, _ = self.agents()
-        return self.opponent == SELF and getattr(learner, "selfplay_tables", "shared") == "shared"
+        return self.opponent == SELF and selfplay_tables(learner) == "shared"
 
     def seats(self) -> tuple[Agent, Agent]:
         """The agents in seat order."""
@@ -118,8 +119,8 @@ class Selfplay:
         plays them several times faster. Stops early after a game the learner refused to play
         (MENACE's empty first box).
         """
-        if self.fused:
-            fused = self.agents()[0].selfplay_games  # type: ignore[attr-defined]
+        fused = selfplay_games_of(self.agents()[0]) if self.shared else None
+        if fused is not None:
             table, played = fused(game, tables[0], key(self.seed), games, start)
             return Stretch(start, played, (table, table), False)
         one_by_one = list(self._one_by_one(game, tables, start, games))
@@ -141,7 +142,7 @@ class Selfplay:
     @property
     def fused(self) -> bool:
         """Whether ``play`` goes through the learner's fused self-play loop."""
-        return self.shared and hasattr(self.agents()[0], "selfplay_games")
+        return self.shared and selfplay_games_of(self.agents()[0]) is not None
 
     def stretches(
         self,
@@ -219,7 +220,7 @@ def game_record(index: int, run: Selfplay, ep: Episode) -> Record:
     return GameLog.of(index, ep).record(run)
 
 
-@functools.cache
+@memo(size=256, why="one entry per run configuration; a sweep may make many")
 def names(run: Selfplay) -> tuple[str, tuple[str, str]]:
     """The game's spec string and both players' specs in seat order, as records name them.
 

@@ -11,7 +11,6 @@ an agent spec string.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from attrs import frozen
 from purestate.agents.tron_bots import with_linear_weights
 from purestate.core.episode import Episode, play
 from purestate.core.keys import Key, bits, fold_in, key, split
+from purestate.core.memo import memo
 from purestate.core.registry import agent
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, Tron
@@ -93,7 +93,7 @@ def make_game(setup: Setup, index: int) -> Tron:
     return Tron(setup.map, setup.rules, setup.start, index % 2, start_seed)  # type: ignore[arg-type]
 
 
-@functools.cache
+@memo(size=256, why="one entry per bot spec and weights; a weight search makes many")
 def bot_agent(spec: str, weights: tuple[float, ...] | None) -> Any:
     """The agent of a bot spec, with ``weights`` for its ``eval=linear`` (None: the shipped ones).
 

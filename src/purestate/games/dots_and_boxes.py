@@ -21,12 +21,12 @@ game driven from Python.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, Literal
 
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.memo import DictMemo, memo
 from purestate.core.symmetry import PermutationGroup, permute_bits
 
 OWNER_MARKS = ("A", "B")
@@ -68,6 +68,7 @@ class Board:
             ``x``; the legal moves are two or three tuple look-ups, not a loop over the bits.
         group: The board's symmetries as permutations of line ids.
         box_perms: ``box_perms[g]`` is element g acting on boxes.
+        canonical_memo: The canonical forms computed so far (``DictMemo``, bounded).
     """
 
     def __init__(self, rows: int, cols: int) -> None:
@@ -97,8 +98,11 @@ class Board:
             for k in range(0, self.num_lines, CHUNK)
         )
         self.group, self.box_perms = _symmetries(self)
-        # canonical forms already computed: a pure function's memo, bounded in size
-        self.canonical_memo: dict[State, tuple[State, int]] = {}
+        # the memo policy's fast path (canonical runs once per table look-up of a learner): a
+        # position's canonical form, forgotten all at once at the bound (2**lines positions)
+        self.canonical_memo: DictMemo[State, tuple[State, int]] = DictMemo(
+            CANONICAL_MEMO_LIMIT, why="2**lines positions: too many to keep on a big board"
+        )
         # per symmetry and per byte of the line bitboard: the image bits, so that a transform is a
         # handful of look-ups instead of a loop over the bits
         self.line_images = tuple(
@@ -194,10 +198,38 @@ def _symmetries(board: Board) -> tuple[PermutationGroup, tuple[tuple[int, ...], 
     return group, tuple(box_perms)
 
 
-@cache
+# any rows and cols up to 64 boxes, and a board's tables are large: keep the sizes in use
+@memo(size=32, why="one entry per board size in use; each holds large tables")
 def board(rows: int, cols: int) -> Board:
     """The precomputed tables of a rows × cols board (one object per size)."""
     return Board(rows, cols)
+
+
+def _image(b: Board, state: State, sym: int) -> State:
+    """``state`` reflected or rotated by ``sym`` on board ``b``."""
+    if sym == 0:
+        return state
+    return State(
+        b.image(sym, state.lines),
+        b.box_image(sym, state.own0),
+        b.box_image(sym, state.own1),
+        state.to_move,
+    )
+
+
+def _canonical(b: Board, state: State) -> tuple[State, int]:
+    best = state
+    best_key = (state.lines, state.own0, state.own1)
+    best_g = 0
+    for g in range(1, len(b.group.perms)):
+        lines = b.image(g, state.lines)
+        if lines > best_key[0]:
+            continue
+        img = _image(b, state, g)
+        k = (img.lines, img.own0, img.own1)
+        if k < best_key:
+            best, best_key, best_g = img, k, g
+    return best, best_g
 
 
 def _parse_lines(text: str, n: int) -> int | None:
@@ -239,6 +271,7 @@ class DotsAndBoxes:
     _chunk0: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunk1: tuple[tuple[int, ...], ...] = field(init=False, eq=False, repr=False)
     _chunks: tuple[tuple[tuple[int, ...], ...], ...] = field(init=False, eq=False, repr=False)
+    _canonicals: dict[State, tuple[State, int]] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for name, v in (("rows", self.rows), ("cols", self.cols)):
@@ -254,6 +287,7 @@ class DotsAndBoxes:
         object.__setattr__(self, "_num_lines", b.num_lines)
         object.__setattr__(self, "_line_boxes", b.line_boxes)
         object.__setattr__(self, "_chunks", b.chunks)
+        object.__setattr__(self, "_canonicals", b.canonical_memo.entries)
         object.__setattr__(self, "_chunk0", b.chunks[0])
         object.__setattr__(self, "_chunk1", b.chunks[1] if len(b.chunks) > 1 else ())
 
@@ -383,15 +417,7 @@ class DotsAndBoxes:
 
     def transform(self, state: State, sym: int) -> State:
         """The position reflected or rotated by ``sym`` (box owners move with their boxes)."""
-        if sym == 0:
-            return state
-        b = self._board
-        return State(
-            b.image(sym, state.lines),
-            b.box_image(sym, state.own0),
-            b.box_image(sym, state.own1),
-            state.to_move,
-        )
+        return _image(self._board, state, sym)
 
     def transform_move(self, move: int, sym: int) -> int:
         """The line ``move`` is carried to by ``sym``."""
@@ -403,29 +429,10 @@ class DotsAndBoxes:
 
     def canonical(self, state: State) -> tuple[State, int]:
         """The image with the smallest (lines, own0, own1) and the first symmetry giving it."""
-        b = self._board
-        found = b.canonical_memo.get(state)
-        if found is not None:
-            return found
-        if len(b.canonical_memo) >= CANONICAL_MEMO_LIMIT:
-            b.canonical_memo.clear()  # a bound on memory, not on correctness
-        found = b.canonical_memo[state] = self._canonical(state)
+        found = self._canonicals.get(state)
+        if found is None:
+            found = self._board.canonical_memo.put(state, _canonical(self._board, state))
         return found
-
-    def _canonical(self, state: State) -> tuple[State, int]:
-        b = self._board
-        best = state
-        best_key = (state.lines, state.own0, state.own1)
-        best_g = 0
-        for g in range(1, len(b.group.perms)):
-            lines = b.image(g, state.lines)
-            if lines > best_key[0]:
-                continue
-            img = self.transform(state, g)
-            k = (img.lines, img.own0, img.own1)
-            if k < best_key:
-                best, best_key, best_g = img, k, g
-        return best, best_g
 
     # -- text ------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ board, whose "cells" are the small boards (a mask of the small boards a player h
 
 from __future__ import annotations
 
+from purestate.core.memo import memo
 from purestate.core.symmetry import grid_group
 
 _LINES = (
@@ -81,14 +82,8 @@ def line_counts(
     return twos, blocks
 
 
-LINE_COUNTS: dict[tuple[int, int], tuple[int, int]] = {}
-"""A memo of ``line_counts`` filled on demand (positions repeat their small boards a lot)."""
-
-
+# positions repeat their small boards a lot; callers pass two disjoint 9-bit masks
+@memo(size=None, why="two disjoint 9-bit masks: at most 3**9 = 19,683 keys")
 def cached_line_counts(mine: int, theirs: int) -> tuple[int, int]:
-    """``line_counts`` through the ``LINE_COUNTS`` memo."""
-    key = (mine, theirs)
-    got = LINE_COUNTS.get(key)
-    if got is None:
-        got = LINE_COUNTS[key] = line_counts(mine, theirs)
-    return got
+    """``line_counts(mine, theirs)``, memoised (both are 9-bit masks of one small board)."""
+    return line_counts(mine, theirs)

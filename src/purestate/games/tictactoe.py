@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from attrs import frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.memo import DictMemo
 from purestate.core.symmetry import grid_group
 
 _LINES = (
@@ -82,7 +83,15 @@ class _Node:
         self.canonical: tuple[State, int] | None = None
 
 
-_NODES: dict[State, _Node] = {}
+# The node table: every rule is a look-up here, on the hottest path there is, so it is the memo
+# policy's fast path (reads are plain dict look-ups on ``_NODES``; an lru_cache call would cost a
+# quarter more per look-up), and a node's children and images fill in lazily. Unbounded because
+# the key space is provably small: ``_node`` validates a state before inserting it and
+# ``_interned`` only inserts children of valid positions. Nodes never leave this module.
+_NODE_MEMO: DictMemo[State, _Node] = DictMemo(
+    None, why="only validated positions are inserted: at most the 5,478 reachable ones"
+)
+_NODES = _NODE_MEMO.entries
 
 
 def _valid(state: State) -> str | None:
@@ -113,7 +122,7 @@ def _node(state: State) -> _Node:
         why = _valid(state)
         if why is not None:
             raise IllegalMove(f"not a reachable tic-tac-toe position: {why}")
-        node = _NODES.setdefault(state, _Node(state))
+        node = _NODE_MEMO.put(state, _Node(state))
     return node
 
 
@@ -121,7 +130,7 @@ def _interned(state: State) -> State:
     """The one shared object for a position, so later look-ups hit on identity."""
     node = _NODES.get(state)
     if node is None:
-        node = _NODES[state] = _Node(state)
+        node = _NODE_MEMO.put(state, _Node(state))
     return node.state
 
 
@@ -292,4 +301,4 @@ class TicTacToe:
 
 
 _EMPTY = State(0, 0, 0)
-_NODES[_EMPTY] = _Node(_EMPTY)
+_NODE_MEMO.put(_EMPTY, _Node(_EMPTY))

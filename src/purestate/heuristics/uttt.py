@@ -48,6 +48,7 @@ from typing import Any
 from attrs import frozen
 
 from purestate.core.game import Game
+from purestate.core.memo import memo
 from purestate.games.big_board import BigBoardGame
 from purestate.games.small_board import FULL, LINES_THROUGH, WINS, cached_line_counts, line_counts
 
@@ -75,16 +76,11 @@ def _big_boards(game: Game[Any, Any]) -> int:
     )
 
 
-_BIG_MEMO: dict[tuple[int, int, int], int] = {}
-
-
+# callers pass three disjoint 9-bit masks (masked with FULL), so there are at most 3**9 keys
+@memo(size=None, why="three disjoint 9-bit masks: at most 3**9 = 19,683 keys")
 def _big_lines(mine: int, theirs: int, drawn: int) -> int:
     """Big-board line points of ``mine``: two won with the third open, or a block of two."""
-    key = (mine, theirs, drawn)
-    got = _BIG_MEMO.get(key)
-    if got is None:
-        got = _BIG_MEMO[key] = BIG_LINE * sum(line_counts(mine, theirs, drawn))
-    return got
+    return BIG_LINE * sum(line_counts(mine, theirs, drawn))
 
 
 def _big_board(won_mine: int, won_theirs: int, closed: int, k: int) -> tuple[int, int, int]:
@@ -227,25 +223,20 @@ def _row(state: Any, sb: int, scorer: _Scorer) -> tuple[float, ...]:
     return tuple(big if c in wins else v for c, v in enumerate(base))
 
 
-_README_ROWS: dict[tuple[int, int], Row] = {}
-
-
+# _row passes two disjoint 9-bit masks (masked with FULL), so there are at most 3**9 keys
+@memo(size=None, why="two disjoint 9-bit masks: at most 3**9 = 19,683 keys")
 def _readme_row(mine: int, theirs: int) -> Row:
-    key = (mine, theirs)
-    got = _README_ROWS.get(key)
-    if got is None:
-        scores = []
-        wins = []
-        for cell in range(9):
-            after = mine | (1 << cell)
-            points = 0
-            if WINS[after]:
-                points += SMALL_WIN
-                wins.append(cell)
-            points += SMALL_LINE * sum(line_counts(after, theirs, 0, LINES_THROUGH[cell]))
-            scores.append(float(1 + points))
-        got = _README_ROWS[key] = (tuple(scores), tuple(wins))
-    return got
+    scores = []
+    wins = []
+    for cell in range(9):
+        after = mine | (1 << cell)
+        points = 0
+        if WINS[after]:
+            points += SMALL_WIN
+            wins.append(cell)
+        points += SMALL_LINE * sum(line_counts(after, theirs, 0, LINES_THROUGH[cell]))
+        scores.append(float(1 + points))
+    return (tuple(scores), tuple(wins))
 
 
 def _readme_big(won: int, theirs: int, drawn: int, pos: int) -> int:
@@ -273,22 +264,17 @@ def _code_line_points(mine: int, theirs: int, blocked: int, at: int) -> int:
     return points if points else 1
 
 
-_CODE_ROWS: dict[tuple[int, int], Row] = {}
-
-
+# _row passes two disjoint 9-bit masks (masked with FULL), so there are at most 3**9 keys
+@memo(size=None, why="two disjoint 9-bit masks: at most 3**9 = 19,683 keys")
 def _code_row(mine: int, theirs: int) -> Row:
-    key = (mine, theirs)
-    got = _CODE_ROWS.get(key)
-    if got is None:
-        scores = []
-        wins = []
-        for cell in range(9):
-            v = _code_line_points(mine, theirs, 0, cell)
-            if v < 0:
-                wins.append(cell)
-            scores.append(float(v))
-        got = _CODE_ROWS[key] = (tuple(scores), tuple(wins))
-    return got
+    scores = []
+    wins = []
+    for cell in range(9):
+        v = _code_line_points(mine, theirs, 0, cell)
+        if v < 0:
+            wins.append(cell)
+        scores.append(float(v))
+    return (tuple(scores), tuple(wins))
 
 
 def _code_big(won: int, theirs: int, drawn: int, pos: int) -> int:

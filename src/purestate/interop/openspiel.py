@@ -13,13 +13,14 @@ other game is refused with one line saying why.
 
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any
 
 from attrs import field, frozen
 
 from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
+from purestate.core.hooks import num_move_ids_of, observation_of
+from purestate.core.memo import memo
 from purestate.core.record import game_spec
 from purestate.core.spec import SpecError, convert, parse_spec
 
@@ -371,8 +372,8 @@ def num_move_ids(game: Game[Any, Any]) -> int:
     Raises:
         SpecError: if the start's moves are not non-negative ints.
     """
-    known = getattr(game, "num_move_ids", None)
-    if isinstance(known, int):
+    known = num_move_ids_of(game)
+    if known is not None:
         return known
     start = game.legal(game.initial())
     if not start or not all(type(m) is int and m >= 0 for m in start):
@@ -400,7 +401,11 @@ def _utility_bounds(game: Game[Any, Any]) -> tuple[float, float]:
     return -float(game.spec.max_length), float(game.spec.max_length)
 
 
-@functools.cache
+@memo(
+    size=64,
+    why="any number of games could be bridged; a process uses a few",
+    unhashable_ok="a pyspiel game is never changed once made (its states are)",
+)
 def as_pyspiel(game: Game[Any, Any]) -> Any:
     """``game`` as a pyspiel game (OpenSpiel's Python game API), for OpenSpiel's algorithms.
 
@@ -452,7 +457,7 @@ class _Shared:
 def hides_moves(game: Game[Any, Any]) -> bool:
     """Whether a mover may not see the position (Tron's simultaneous rules hide the committed
     first move of a round): ``observation`` differs from the state after the first ply."""
-    observe = getattr(game, "observation", None)
+    observe = observation_of(game)
     if observe is None:
         return False
     s = game.initial()
@@ -462,7 +467,7 @@ def hides_moves(game: Game[Any, Any]) -> bool:
     return not game.is_over(s) and observe(s, game.to_move(s)) != s
 
 
-@functools.cache
+@memo(size=1, why="keyed by the pyspiel module: there is one")
 def _python_game(pyspiel: Any) -> type:
     """The pyspiel.Game and pyspiel.State subclasses, made once pyspiel is imported (the module
     itself must load without it)."""

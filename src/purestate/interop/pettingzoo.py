@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from purestate.core.game import Game
+from purestate.core.hooks import observation_of
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError
 from purestate.interop.openspiel import OpenSpielGame, num_move_ids
@@ -168,7 +169,7 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
     n = num_move_ids(game)
     if render_mode not in (None, "ansi"):
         raise SpecError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-    observe_as = getattr(game, "observation", None)
+    observe_as = observation_of(game)
 
     class PurestateAEC(aec):  # type: ignore[misc, valid-type]
         """A purestate game as a PettingZoo AEC environment."""

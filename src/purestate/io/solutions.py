@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from purestate.core.game import Game
+from purestate.core.hooks import cache_name_of, to_array_of
 from purestate.io.files import open_atomic
 from purestate.solve import Solution, memoised, remember, require_solvable, solve, solver_for
 
@@ -32,7 +33,7 @@ def cache_dir() -> Path:
 def cache_path(game: Game[Any, Any], folder: Path | None = None) -> Path | None:
     """Where the solution of ``game`` is cached, or None if its solver cannot be cached."""
     module = importlib.import_module(solver_for(game).partition(":")[0])
-    name = getattr(module, "cache_name", None)
+    name = cache_name_of(module)
     if name is None:
         return None
     return (folder if folder is not None else cache_dir()) / str(name(game))
@@ -72,7 +73,7 @@ def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
             remember(game, sol)
             return sol
     sol = solve(game)
-    to_array = getattr(sol, "to_array", None)
+    to_array = to_array_of(sol)
     if to_array is not None:
         # a read-only cache folder only costs the next run the time to solve again
         with contextlib.suppress(OSError):

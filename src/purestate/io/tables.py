@@ -18,6 +18,7 @@ from attrs import frozen
 
 from purestate.core.agent import Agent, Persistent
 from purestate.core.game import Game
+from purestate.core.hooks import supports_seat
 from purestate.core.registry import agent as registry_agent
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError, read_json, write_json
@@ -99,8 +100,7 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent) -> TableFile:
         table = p.table_from_json(game, body)
     except (ValueError, KeyError, TypeError) as e:
         raise FileFormatError(f"{path}: {e}") from None
-    supports = getattr(p, "supports_seat", None)
-    if supports is not None and not supports(table, seat):
+    if not supports_seat(p, table, seat):
         raise FileFormatError(f"{path}: its 'seat' is {seat} but its table plays the other seat")
     return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
 

@@ -17,6 +17,8 @@ import importlib
 from typing import Any, Protocol, runtime_checkable
 
 from purestate.core.game import Game
+from purestate.core.hooks import solver_size_of
+from purestate.core.memo import LruTable
 from purestate.solve.bounds import require_whole_game
 
 
@@ -33,11 +35,54 @@ class Solution(Protocol):
         ...
 
 
+# -- optional hooks of a solver module and its solutions (looked up through core.hooks) ---------
+
+
+class SizedSolver(Protocol):
+    """A solver module that measures a game by its own unit (dots and boxes: line sets)."""
+
+    SIZE_LIMIT: int
+    SIZE_UNIT: str
+
+    def solver_size(self, game: Any) -> int:
+        """How many ``SIZE_UNIT`` solving ``game`` fills.
+
+        Called by ``require_solvable`` before solving, instead of the game's position bound;
+        a game above ``SIZE_LIMIT`` is refused at once. Pure and cheap.
+        """
+        ...
+
+
+class CachedSolver(Protocol):
+    """A solver module whose solutions the shell may keep on disk (``io/solutions.py``)."""
+
+    def cache_name(self, game: Any) -> str:
+        """The file name of ``game``'s solution in the cache folder: one per game value."""
+        ...
+
+    def from_array(self, game: Any, array: Any) -> Solution:
+        """The solution from the array its ``to_array`` wrote. Raises ``ValueError`` for an
+        array that does not fit ``game`` (the shell then solves again)."""
+        ...
+
+
+class ArraySolution(Protocol):
+    """A solution that is one array (what a ``CachedSolver`` writes to disk)."""
+
+    def to_array(self) -> Any:
+        """The solution as one numpy array; ``from_array(game, to_array())`` gives it back."""
+        ...
+
+
 # game name -> "module:function(game) -> Solution"
 _SOLVERS: dict[str, str] = {
     "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
 }
-_MEMO: dict[Game[Any, Any], Solution] = {}
+# Keyed by game value; filled here and by the shell from its disk cache (``remember``), so a table
+# rather than a decorator. A solution can hold millions of positions: keep a few games only.
+_MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
+    16, why="a solution can hold up to 10**7 positions; a process solves a few games"
+)
 
 
 def solver_for(game: Game[Any, Any]) -> str:
@@ -53,7 +98,7 @@ def require_solvable(game: Game[Any, Any], who: str = "the exact solver") -> Non
         who: Who needs the solution, for the message (``"perfect"``).
     """
     module = importlib.import_module(solver_for(game).partition(":")[0])
-    own_size = getattr(module, "solver_size", None)
+    own_size = solver_size_of(module)
     if own_size is None:
         require_whole_game(game, who, "the whole game tree")
         return
@@ -77,14 +122,13 @@ def solve(game: Game[Any, Any]) -> Solution:
     if sol is None:
         require_solvable(game)
         module, _, fn = solver_for(game).partition(":")
-        sol = getattr(importlib.import_module(module), fn)(game)
-        _MEMO[game] = sol
+        sol = _MEMO.put(game, getattr(importlib.import_module(module), fn)(game))
     return sol
 
 
 def remember(game: Game[Any, Any], solution: Solution) -> None:
     """Seed the memo with a solution computed earlier (e.g. loaded from a disk cache)."""
-    _MEMO[game] = solution
+    _MEMO.put(game, solution)
 
 
 def memoised(game: Game[Any, Any]) -> Solution | None:

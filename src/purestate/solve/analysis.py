@@ -14,6 +14,7 @@ from attrs import frozen
 
 from purestate.core.episode import resign_returns
 from purestate.core.game import Game, ParseError
+from purestate.core.hooks import positions_of, supports_seat
 from purestate.solve import Solution
 
 
@@ -73,7 +74,7 @@ def covered_positions(game: Game[Any, Any], agent: Any, table: Any) -> list[Any]
     Raises:
         ValueError: if neither gives positions.
     """
-    says = getattr(agent, "positions", None)
+    says = positions_of(agent)
     if says is not None:
         return list(says(game, table))
     for source in (getattr(table, "q", None), getattr(table, "boxes", None), table):
@@ -171,11 +172,10 @@ def analyze_table(
             loss += lost
             worst.append((s, m, lost))
     worst.sort(key=lambda w: -w[2])
-    supports = getattr(agent, "supports_seat", None)
     vs = tuple(
         play_against_solver(game, agent, table, solution, seat)
         for seat in (0, 1)
-        if supports is None or supports(table, seat)
+        if supports_seat(agent, table, seat)
     )
     return TableAnalysis(n, good, loss, tuple(worst[:10]), vs)
 

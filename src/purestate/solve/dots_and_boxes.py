@@ -17,13 +17,13 @@ layer vectorised with numpy. The table has 2^lines int8 entries: 4 KB on 2×2, 1
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from attrs import field, frozen
 
+from purestate.core.memo import memo
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 
 # Each line doubles the time and memory: 24 lines (3×3) take 3 s, 27 lines (2×5) 23 s and
@@ -39,7 +39,7 @@ def solver_size(game: DotsAndBoxes) -> int:
     return 1 << game.num_lines
 
 
-@lru_cache(maxsize=4)
+@memo(size=4, why="a table is up to 2**27 bytes; a process solves a few board sizes")
 def line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
     """The table ``V`` of net future boxes for the player to move, indexed by line bitboard.
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from purestate.agents.timing import with_clock
-from purestate.core.agent import greedy_agent
+from purestate.core.agent import check_game, greedy_agent
 from purestate.core.game import Game, IllegalMove, ParseError
+from purestate.core.hooks import observation_of, supports_seat
 from purestate.core.keys import Key, fold_in, key
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
@@ -77,14 +78,11 @@ def opponent_of(spec: str, game: Game[Any, Any], seat: int, runs: Path) -> tuple
                 loaded = load_table(path, game, bot)
             else:
                 bot, loaded = load_table_agent(path, game, _clocked)
-            supports = getattr(bot, "supports_seat", None)
-            if supports is not None and not supports(loaded.table, seat):
+            if not supports_seat(bot, loaded.table, seat):
                 raise WebError(f"{name.strip()}: this table plays the other seat")
             return greedy_agent(bot), loaded.table
         bot = _clocked(spec or game.spec.default_opponent)
-        check = getattr(bot, "check_game", None)
-        if check is not None:
-            check(game)
+        check_game(bot, game)
         return greedy_agent(bot), bot.initial_table(game, seat)
     except FileFormatError as e:
         raise WebError(str(e).replace(str(runs.resolve()), "<runs>")) from None
@@ -119,7 +117,7 @@ class Session:
     def bot_moves(self) -> None:
         """Let the bot move until it is the person's turn or the game is over."""
         game = self.game
-        observe = getattr(game, "observation", None)
+        observe = observation_of(game)
         self.last_bot = []
         while not self.over() and game.to_move(self.state) != self.person:
             p = game.to_move(self.state)
@@ -127,8 +125,8 @@ class Session:
             try:
                 decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
             except TypeError as e:
-                # an injected piece meant for another game (alphabeta:eval=voronoi on tic-tac-toe)
-                # says so with a TypeError when first used: a bad opponent spec, not a crash
+                # registered evaluations and scores are refused at setup (check_game); a function
+                # injected in code for another game says so with a TypeError when first used
                 raise WebError(f"{self.bot.spec} cannot play {game.spec.name}: {e}") from None
             if decision.table is not None:
                 self.table = decision.table

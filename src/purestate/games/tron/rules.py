@@ -35,13 +35,13 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Literal
 
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.keys import choice, key
+from purestate.core.memo import memo
 from purestate.core.symmetry import canonical_by, grid_group, permute_bits
 from purestate.games.tron.grid import flood
 from purestate.games.tron.maps import Map
@@ -155,7 +155,8 @@ def _mirror_candidates(m: Map) -> tuple[int, ...]:
     return tuple(out)
 
 
-@functools.cache
+# any number of users' maps, each with grid-sized tables: keep the maps in use
+@memo(size=64, why="users' maps are unbounded and each holds grid-sized tables")
 def topology(m: Map) -> Topology:
     """The cached tables of map ``m``."""
     return Topology(m)

@@ -10,8 +10,7 @@ To ship a new map, add its drawing below under its name; ``purestate tron maps``
 
 from __future__ import annotations
 
-import functools
-
+from purestate.core.memo import memo
 from purestate.core.spec import SpecError
 from purestate.games.tron.maps import Map, parse_map
 
@@ -165,13 +164,14 @@ _DRAWINGS: dict[str, str] = {
 }
 
 
-@functools.cache
+@memo(size=1, why="no arguments: one value")
 def shipped_names() -> tuple[str, ...]:
     """The names of the maps shipped with purestate, sorted."""
     return tuple(sorted(_DRAWINGS))
 
 
-@functools.cache
+# an unknown name raises before anything is remembered, so only shipped names are keys
+@memo(size=None, why="keys are the names of the maps shipped in this module: a few")
 def shipped_map(name: str) -> Map:
     """The shipped map called ``name`` (e.g. ``"empty_room"``), parsed once and cached.
 

@@ -8,9 +8,9 @@ a value in the decisive band (HALF, 1), which outranks any estimate of a connect
 
 from __future__ import annotations
 
-import functools
 import math
 
+from purestate.core.memo import memo
 from purestate.games.tron.grid import flood
 from purestate.games.tron.rules import State, Topology, Tron
 from purestate.heuristics.tron.graph import free_neighbour_count, parity_bound, room_beyond
@@ -63,8 +63,7 @@ FILL_NODES = 3000
 """The node budget of one endgame fill search (``fill_length``)."""
 
 
-# at most 20,000 regions: on a 200×200 map each key is a 5 KB bitboard
-@functools.lru_cache(maxsize=20_000)
+@memo(size=20_000, why="regions are unbounded; on a 200x200 map each key is a 5 KB bitboard")
 def fill_length(free: int, head: int, t: Topology, nodes: int = FILL_NODES) -> int:
     """How many moves a lone cycle at ``head`` can make through the cells of ``free``.
 

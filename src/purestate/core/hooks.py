@@ -1,0 +1,159 @@
+"""The one place generic code looks up a game's or an agent's optional hooks.
+
+The hooks are declared as small protocols beside the ones they extend: ``Playout``, ``Scored``,
+``Unscored``, ``Observed``, ``NumberedMoves`` and ``LabelledBoard`` beside ``Game``
+(``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
+``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent`` (``core/agent.py``);
+``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+(``purestate/solve/__init__.py``).
+Each docstring there says when the hook is called, what it returns and what it keeps.
+
+Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
+object has none, so a caller writes its fallback once: ``fast = playout_of(game)`` then
+``if fast is None: ...``. Nothing else in the package asks an object for a hook by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from purestate.core.game import Game
+
+PlayoutFn = Callable[[Any, int], tuple[float, float]]
+ScoreFn = Callable[[Any], tuple[float, float]]
+UnscoredFn = Callable[[Any], Any]
+ObservationFn = Callable[[Any, int], Any]
+RenderLabelsFn = Callable[[Mapping[int, str]], str]
+CheckGameFn = Callable[["Game[Any, Any]"], None]
+GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
+SupportsSeatFn = Callable[[Any, int], bool]
+SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
+PositionsFn = Callable[["Game[Any, Any]", Any], list[Any]]
+FromParamsFn = Callable[[dict[str, str]], Any]
+
+SELFPLAY_TABLES = ("shared", "separate")
+
+
+def _method(x: Any, name: str) -> Any:
+    found = getattr(x, name, None)
+    return found if callable(found) else None
+
+
+# -- game hooks ----------------------------------------------------------------------------------
+
+
+def playout_of(game: Any) -> PlayoutFn | None:
+    """The game's fast random game to the end (``Playout``), or None."""
+    found: PlayoutFn | None = _method(game, "playout")
+    return found
+
+
+def score_of(game: Any) -> ScoreFn | None:
+    """The game's running score (``Scored``), or None."""
+    found: ScoreFn | None = _method(game, "score")
+    return found
+
+
+def unscored_of(game: Any) -> UnscoredFn | None:
+    """The game's table key without the part that does not affect the future (``Unscored``),
+    or None."""
+    found: UnscoredFn | None = _method(game, "unscored")
+    return found
+
+
+def observation_of(game: Any) -> ObservationFn | None:
+    """What a player may see of a state (``Observed``), or None: the game hides nothing."""
+    found: ObservationFn | None = _method(game, "observation")
+    return found
+
+
+def num_move_ids_of(game: Any) -> int | None:
+    """The number of move ids the game declares (``NumberedMoves``), or None."""
+    found = getattr(game, "num_move_ids", None)
+    return found if type(found) is int else None
+
+
+def render_labels_of(game: Any) -> RenderLabelsFn | None:
+    """The game's board with a label per move (``LabelledBoard``), or None."""
+    found: RenderLabelsFn | None = _method(game, "render_labels")
+    return found
+
+
+# -- agent hooks ---------------------------------------------------------------------------------
+
+
+def check_game_of(agent: Any) -> CheckGameFn | None:
+    """The agent's refusal of games it cannot play (``ChecksGame``), or None: it plays them all."""
+    found: CheckGameFn | None = _method(agent, "check_game")
+    return found
+
+
+def greedy_of(agent: Any) -> GreedyFn | None:
+    """The learner's greedy policy (``HasGreedy``), or None."""
+    found: GreedyFn | None = _method(agent, "greedy")
+    return found
+
+
+def supports_seat_of(agent: Any) -> SupportsSeatFn | None:
+    """Whether the agent's tables say which seat they play (``SupportsSeat``), or None."""
+    found: SupportsSeatFn | None = _method(agent, "supports_seat")
+    return found
+
+
+def supports_seat(agent: Any, table: Any, seat: int) -> bool:
+    """Whether ``table`` of ``agent`` can play ``seat``: the agent's answer, True if it has none."""
+    supports = supports_seat_of(agent)
+    return True if supports is None else bool(supports(table, seat))
+
+
+def selfplay_tables(agent: Any) -> str:
+    """How the agent learns against itself (``SelfplayTables``): ``"shared"`` unless it says.
+
+    Raises:
+        ValueError: for a declared value other than ``"shared"`` or ``"separate"``.
+    """
+    found = getattr(agent, "selfplay_tables", "shared")
+    if found not in SELFPLAY_TABLES:
+        raise ValueError(f"selfplay_tables must be 'shared' or 'separate'; got {found!r}")
+    return str(found)
+
+
+def selfplay_games_of(agent: Any) -> SelfplayGamesFn | None:
+    """The learner's fused self-play loop (``FusedSelfplay``), or None."""
+    found: SelfplayGamesFn | None = _method(agent, "selfplay_games")
+    return found
+
+
+def positions_of(agent: Any) -> PositionsFn | None:
+    """The learner's list of the positions a table covers (``CoversPositions``), or None."""
+    found: PositionsFn | None = _method(agent, "positions")
+    return found
+
+
+def from_params_of(cls: Any) -> FromParamsFn | None:
+    """The agent class's own builder from spec options (``FromParams``), or None."""
+    found: FromParamsFn | None = _method(cls, "from_params")
+    return found
+
+
+# -- solver hooks (declared in purestate/solve/__init__.py) ---------------------------------------
+
+
+def solver_size_of(module: Any) -> Callable[[Any], int] | None:
+    """The solver module's own measure of a game (``SizedSolver``), or None."""
+    found: Callable[[Any], int] | None = _method(module, "solver_size")
+    return found
+
+
+def cache_name_of(module: Any) -> Callable[[Any], str] | None:
+    """The solver module's cache file name of a game (``CachedSolver``), or None."""
+    found: Callable[[Any], str] | None = _method(module, "cache_name")
+    return found
+
+
+def to_array_of(solution: Any) -> Callable[[], Any] | None:
+    """The solution's one-array form (``ArraySolution``), or None."""
+    found: Callable[[], Any] | None = _method(solution, "to_array")
+    return found
