@@ -77,9 +77,7 @@ def test_lru_table_keeps_the_most_recently_used() -> None:
 
 def test_no_hand_rolled_caches_outside_core_memo() -> None:
     # functools caches and module-level dicts named as memos: the policy lives in core/memo.py
-    # (agents/td.py is being split into a package, agents/td/, on another branch: its memo
-    # converts when that lands; remove both from here then)
-    allowed = ("core/memo.py", "agents/td.py", "agents/td/")
+    allowed = ("core/memo.py",)
     pattern = re.compile(
         r"lru_cache|functools\.cache\b|@cache\b|^_[A-Z_]*(MEMO|CACHE)\w*\s*(:\s*dict\[|=\s*\{\})"
     )

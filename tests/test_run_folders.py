@@ -179,7 +179,9 @@ def test_resume_with_other_settings_is_refused(tmp_path: Path) -> None:
 def test_resume_takes_the_settings_the_run_was_started_with(tmp_path: Path) -> None:
     # started with settings other than the defaults, then resumed naming only the folder:
     # the same files as the run played in one go
-    settings = ["--agent", "menace:preset=scroggs", "--opponent", "random", "--seat", "second",
+    # (written as people write them, not as the library spells them: "menace" is
+    # menace:preset=michie, "rules:p=0.7" is rules; the summary names them as written)
+    settings = ["--agent", "menace", "--opponent", "rules:p=0.7", "--seat", "second",
                 "--seed", "7", "--game", "tictactoe", "--no-plot"]  # fmt: skip
     whole, part = tmp_path / "whole", tmp_path / "part"
     assert invoke("selfplay", "--games", "60", "--out", str(whole), *settings).exit_code == 0

@@ -102,8 +102,17 @@ class Xtreme2019:
 
         return registry.chosen_move_scores(self._scorer, self.scores) or _uniform
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) a game the registered move scores are not made for
+        (``scores=uttt`` plays the big boards only)."""
+        if self.scores:
+            from purestate.core import registry
+
+            registry.check_plays("move scores", self.scores, game)
+
     def initial_table(self, game: Game[Any, Any], seat: int) -> Tree:
-        """An empty tree."""
+        """An empty tree; refuses a game the move scores are not made for."""
+        self.check_game(game)
         return Tree()
 
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
@@ -122,6 +131,7 @@ class Xtreme2019:
 
         Every node's ``w`` counts the wins of the player to move at the root.
         """
+        self.check_game(game)
         if game.is_over(state):
             raise ValueError("xtreme2019 needs a state where someone is to move; the game is over")
         me = game.to_move(state)

@@ -194,6 +194,9 @@ def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[P
 def _saved_settings(folder: Path) -> dict[str, Any]:
     """What a saved run was started with (run.json's identity fields that are well-formed)."""
     saved = read_manifest(folder / "run.json") or {}
+    typed = saved.get("as_typed")
+    if isinstance(typed, dict):  # absent from runs saved before it was kept
+        saved = {**saved, **typed}
     kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
     found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
     if found.get("seat") not in (None, *SEATS):

@@ -49,7 +49,11 @@ def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
     return {"format": "purestate.run/1", "command": "selfplay",
             "game": format_spec(game.spec.name, game),
             "agent": learner.spec, "opponent": SELF if run.opponent == SELF else opp.spec,
-            "seat": SEATS[run.seat], "seed": run.seed}  # fmt: skip
+            "seat": SEATS[run.seat], "seed": run.seed,
+            # the specs as the user wrote them (the summary names them so): a run resumed
+            # without them given again names them the same way
+            "as_typed": {"game": run.game, "agent": run.agent,
+                         "opponent": run.opponent}}  # fmt: skip
 
 
 def save_checkpoint(

@@ -10,7 +10,6 @@ traceback.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import secrets
@@ -27,6 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from purestate.core.memo import memo
 from purestate.core.registry import agents, games, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
@@ -118,14 +118,14 @@ def _str(data: dict[str, Any], name: str, default: str = "") -> str:
     return value
 
 
-@functools.cache
-def map_pictures() -> list[tuple[str, str]]:
+@memo(size=None, why="one entry: the shipped maps never change while the server runs")
+def map_pictures() -> tuple[tuple[str, str], ...]:
     """Every shipped Tron map and its start drawn by the library (the same for every request)."""
     out = []
     for name in shipped_names():
         game = make_spec(f"tron:map={name}")
         out.append((name, str(svg(game, game.initial()))))
-    return out
+    return tuple(out)
 
 
 def table_files(root: Path) -> list[str]:

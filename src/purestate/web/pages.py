@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -266,7 +267,7 @@ def menace_lab(max_games: int) -> str:
     return page("MENACE lab", body, "lab.js")
 
 
-def tron_page(runs: list[dict[str, Any]], maps: list[tuple[str, str]]) -> str:
+def tron_page(runs: list[dict[str, Any]], maps: Sequence[tuple[str, str]]) -> str:
     """Tron: the recorded matches of the runs folder to watch, and the maps (drawn by the
     library at their start) to play against a bot."""
     cards = "".join(

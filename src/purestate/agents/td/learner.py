@@ -25,6 +25,7 @@ from purestate.agents.td.tables import (
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode
 from purestate.core.game import Game
+from purestate.core.hooks import score_of, unscored_of
 from purestate.core.keys import Key, bits
 from purestate.core.spec import build, format_spec
 
@@ -201,7 +202,7 @@ class TDLearner(TabularLearner):
     def make_keying(self, game: Game[Any, Any]) -> Keying:
         """Unscored positions where rewards are per point on a margin game, canonical ones when
         ``symmetric``."""
-        unscored = getattr(game, "unscored", None)
+        unscored = unscored_of(game)
         # per-point rewards on a margin game: the future does not depend on the score so far
         if unscored is not None and (self.rewards != "score" or game.spec.outcomes is not None):
             unscored = None
@@ -231,7 +232,7 @@ class TDLearner(TabularLearner):
 
     def potentials(self, game: Game[Any, Any], ep: Episode) -> list[float]:
         """Player 0's running margin along the episode; the last entry is the return."""
-        score = getattr(game, "score", None) if self.rewards == "score" else None
+        score = score_of(game) if self.rewards == "score" else None
         out = [score(s)[0] if score is not None else 0.0 for s in ep.states[:-1]]
         out.append(ep.returns[0])
         return out

@@ -29,6 +29,7 @@ from purestate.agents.td.tables import (
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode
 from purestate.core.game import Game
+from purestate.core.hooks import score_of, unscored_of
 from purestate.core.keys import Key, choice
 from purestate.core.spec import build
 
@@ -71,7 +72,7 @@ class QLearningNotebook(TabularLearner):
 
     def make_keying(self, game: Game[Any, Any]) -> Keying:
         """The drawing alone, whatever the rewards, no symmetry."""
-        return Keying(game, getattr(game, "unscored", None), False)
+        return Keying(game, unscored_of(game), False)
 
     def act(self, game: Game[Any, Any], table: QTable, state: Any, key: Key) -> Decision[Any]:
         """Random, then the least-visited next position, then greedy (by the table's games)."""
@@ -95,7 +96,7 @@ class QLearningNotebook(TabularLearner):
         if not episode.moves:
             return table
         ep = episode
-        score = getattr(game, "score", None)
+        score = score_of(game)
         memory: tuple[list[list[Any]], list[list[Any]]] = ([], [])
         for t, (s, m, p) in enumerate(zip(ep.states, ep.moves, ep.movers, strict=False)):
             nxt = ep.states[t + 1]

@@ -22,6 +22,7 @@ from purestate.agents.td.policy import epsilon_greedy, explore_threshold
 from purestate.agents.td.tables import COUNT_LIMIT, EMPTY, QTable, Work
 from purestate.core.episode import Episode, play
 from purestate.core.game import Game
+from purestate.core.hooks import score_of
 from purestate.core.keys import Key, fold_bits, fold_in
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def qlearning_selfplay(
     if games <= 0:
         return fold_selfplay(agent, game, table, key, games, start, played)
     keying = agent.keying(game)
-    score = getattr(game, "score", None) if agent.rewards == "score" else None
+    score = score_of(game) if agent.rewards == "score" else None
     legal, step, is_over, to_move = game.legal, game.step, game.is_over, game.to_move
     transform_move, inverse = game.transform_move, game.inverse
     # table rows, by row id

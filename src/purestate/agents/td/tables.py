@@ -16,6 +16,7 @@ from attrs import frozen
 from pyrsistent import PMap, pmap
 
 from purestate.core.game import Game
+from purestate.core.memo import memo
 
 Values = tuple[float, ...]
 Q_LIMIT = 1e9
@@ -79,16 +80,11 @@ class Keying:
         )
 
 
-_KEYINGS: dict[tuple[Any, Any], Keying] = {}
-
-
+@memo(size=256, why="one keying per (learner, game) pair a process trains; a sweep has a few")
 def keying_for(agent: Any, game: Game[Any, Any]) -> Keying:
     """``agent.make_keying(game)``: both are immutable values, so it is memoised."""
-    k = (agent, game)
-    found = _KEYINGS.get(k)
-    if found is None:
-        found = _KEYINGS[k] = agent.make_keying(game)
-    return found
+    keying: Keying = agent.make_keying(game)
+    return keying
 
 
 class Work:
