@@ -21,7 +21,7 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import SEED_HELP, AsJson, Force, Out, games_option
+from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError, format_spec
@@ -191,6 +191,12 @@ def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[P
     return folder, "resume"
 
 
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given (on the command line or by its variable)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"
+
+
 def _saved_settings(folder: Path) -> dict[str, Any]:
     """What a saved run was started with (run.json's identity fields that are well-formed)."""
     saved = read_manifest(folder / "run.json") or {}
@@ -207,30 +213,18 @@ def _saved_settings(folder: Path) -> dict[str, Any]:
 @app.command("selfplay")
 @friendly
 def selfplay_command(
-    game: Annotated[
-        str | None, typer.Option(help="Game spec [default: tictactoe; resumed: as saved].")
-    ] = None,
-    agent: Annotated[
-        str | None, typer.Option(help="The learner's spec [default: menace; resumed: as saved].")
-    ] = None,
+    ctx: typer.Context,
+    game: Annotated[str, typer.Option(help="Game spec, e.g. tictactoe.")] = "tictactoe",
+    agent: Annotated[str, typer.Option(help="The learner's spec.")] = "menace",
     opponent: Annotated[
-        str | None,
-        typer.Option(
-            help="Opponent spec, or 'self' for a copy that learns too "
-            "[default: rules:p=0.7; resumed: as saved]."
-        ),
-    ] = None,
+        str, typer.Option(help="Opponent spec, or 'self' for a copy that learns too.")
+    ] = "rules:p=0.7",
     games: Annotated[
         int | None,
         games_option("in the run, all told [default: 1000; resumed: as saved]"),
     ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", help=SEED_HELP[:-1] + " [default: 0; resumed: as saved]."),
-    ] = None,
-    seat: Annotated[
-        Seat | None, typer.Option(help="The learner's seat [default: first; resumed: as saved].")
-    ] = None,
+    seed: Seed = 0,
+    seat: Annotated[Seat, typer.Option(help="The learner's seat.")] = Seat.first,
     out: Out = None,
     resume: Annotated[
         Path | None,
@@ -255,7 +249,8 @@ def selfplay_command(
 
     Writes table.json, games.jsonl, summary.json and learning_curve.png into --out. A folder that
     already holds a run is refused unless --resume continues it or --force replaces it; a resumed
-    run gives the same files as one that was never interrupted.
+    run gives the same files as one that was never interrupted. --resume takes the game, agent,
+    opponent, seat and seed the run was started with (--seed defaults to 0 otherwise).
     """
     if more is not None and resume is None:
         raise UserError("--more trains a saved run further: name it with --resume")
@@ -265,12 +260,16 @@ def selfplay_command(
     # a resumed run takes what it was started with; an option given again must agree with it
     # (check_manifest below refuses one that does not)
     saved_as = _saved_settings(folder) if mode == "resume" else {}
+    pairs = [("game", game), ("agent", agent), ("opponent", opponent), ("seat", seat.value),
+             ("seed", seed)]  # fmt: skip
+    given = {k: v for k, v in pairs if k not in saved_as or _typed(ctx, k)}
+    settings = {**saved_as, **given}
     run = Selfplay(
-        game if game is not None else saved_as.get("game", "tictactoe"),
-        agent if agent is not None else saved_as.get("agent", "menace"),
-        opponent if opponent is not None else saved_as.get("opponent", "rules:p=0.7"),
-        SEATS.index(seat.value if seat is not None else saved_as.get("seat", "first")),
-        seed if seed is not None else saved_as.get("seed", 0),
+        settings["game"],
+        settings["agent"],
+        settings["opponent"],
+        SEATS.index(settings["seat"]),
+        settings["seed"],
     )
     g = run.make_game()
     run.check(g)  # refuse a run that cannot be played before anything is written
