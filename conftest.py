@@ -19,6 +19,8 @@ other's (pytest imports test folders by path, not as packages):
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -121,3 +123,25 @@ def conformance_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
         return purestate.make(request.param)
     name, params = request.param
     return purestate.make(name, **params)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``with_hook.with_args(lookup)`` (a bare callable would be read as the marked
+    function) takes ``hooked_game`` from the conformance cases that have the
+    hook: a game without it is not a case of that test (rather than a skip)."""
+    marker = metafunc.definition.get_closest_marker("with_hook")
+    if marker is None:
+        return
+    lookup: Callable[[Game[Any, Any]], Any] = marker.args[0]
+    games, ids = [], []
+    for case in [*_CASES, *OPENSPIEL_CASES]:
+        if isinstance(case, str):
+            if find_spec("pyspiel") is None:
+                continue
+            game, case_name = purestate.make(case), case
+        else:
+            game, case_name = purestate.make(case[0], **case[1]), case_id(*case)
+        if lookup(game) is not None:
+            games.append(game)
+            ids.append(case_name)
+    metafunc.parametrize("hooked_game", games, ids=ids, scope="module")

@@ -218,10 +218,11 @@ def _states(game: Game[Any, Any], n: int, base: int) -> list[Any]:
     return [s for i in range(n) for s in _random_game(game, keys.key(base + i))]
 
 
-def test_playout_plays_the_random_game_of_its_key(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(playout_of)
+def test_playout_plays_the_random_game_of_its_key(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     playout = playout_of(game)
-    if playout is None:
-        pytest.skip(f"{game.spec.name} has no playout")
+    assert playout is not None
     for n, s in enumerate(_states(game, 4, 500)):
         k = keys.fold_in(keys.key(501), n)
         # the game the contract names: legal(s)[int(r * len)] with r drawn from the key's generator
@@ -234,10 +235,11 @@ def test_playout_plays_the_random_game_of_its_key(game: Game[Any, Any]) -> None:
         assert playout(s, k) == playout(s, k)
 
 
-def test_score_agrees_with_returns(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(score_of)
+def test_score_agrees_with_returns(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     score = score_of(game)
-    if score is None:
-        pytest.skip(f"{game.spec.name} has no score")
+    assert score is not None
     assert score(game.initial()) == (0.0, 0.0)
     for i in range(GAMES_PER_CASE):
         states = _random_game(game, keys.key(600 + i))
@@ -251,10 +253,11 @@ def test_score_agrees_with_returns(game: Game[Any, Any]) -> None:
             assert [(v > 0) - (v < 0) for v in end] == [(v > 0) - (v < 0) for v in r]
 
 
-def test_unscored_keeps_the_future(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(unscored_of)
+def test_unscored_keeps_the_future(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     unscored, score = unscored_of(game), score_of(game)
-    if unscored is None:
-        pytest.skip(f"{game.spec.name} has no unscored")
+    assert unscored is not None
     assert score is not None, "unscored keys a table by the future score: the game scores"
     for s in _states(game, 4, 700):
         u = unscored(s)
@@ -271,10 +274,11 @@ def test_unscored_keeps_the_future(game: Game[Any, Any]) -> None:
             assert (game.to_move(after_s) == p) == (game.to_move(after_u) == q)
 
 
-def test_observation_shows_the_mover_a_position_to_move_in(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(observation_of)
+def test_observation_shows_the_mover_a_position_to_move_in(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     observe = observation_of(game)
-    if observe is None:
-        pytest.skip(f"{game.spec.name} hides nothing")
+    assert observe is not None
     for s in _states(game, 4, 800):
         for p in (0, 1):
             o = observe(s, p)
@@ -288,18 +292,20 @@ def test_observation_shows_the_mover_a_position_to_move_in(game: Game[Any, Any])
         assert game.legal(o) == game.legal(s)
 
 
-def test_move_ids_stay_below_the_declared_count(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(num_move_ids_of)
+def test_move_ids_stay_below_the_declared_count(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     count = num_move_ids_of(game)
-    if count is None:
-        pytest.skip(f"{game.spec.name} declares no move-id count")
+    assert count is not None
     for s in _states(game, 4, 900):
         assert all(0 <= m < count for m in game.legal(s))
 
 
-def test_labelled_board_shows_every_label(game: Game[Any, Any]) -> None:
+@pytest.mark.with_hook.with_args(render_labels_of)
+def test_labelled_board_shows_every_label(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
     render_labels = render_labels_of(game)
-    if render_labels is None:
-        pytest.skip(f"{game.spec.name} has no labelled board")
+    assert render_labels is not None
     labels = {m: f"<{i}>" for i, m in enumerate(game.legal(game.initial()))}
     text = render_labels(labels)
     assert all(label in text for label in labels.values())
