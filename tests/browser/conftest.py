@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +31,11 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+# the docs' pictures are refreshed on purpose (PURESTATE_SCREENSHOTS=docs/images tox -e browser);
+# a plain run writes its screenshots to the temporary folder, leaving the checkout unchanged
+IMAGES = Path(
+    os.environ.get("PURESTATE_SCREENSHOTS") or Path(tempfile.gettempdir()) / "purestate-screenshots"
+)
 REQUIRED = os.environ.get("PURESTATE_BROWSER_TESTS") == "required"
 
 
@@ -116,7 +121,8 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def shot(page: Any, name: str, full_page: bool = True) -> None:
-    """Save a screenshot of the page as docs/images/web_NAME.png (the docs show them); only
+    """Save a screenshot of the page as web_NAME.png in ``IMAGES`` (docs/images when refreshing
+    the pictures the docs show); only
     the window's view of it unless ``full_page`` (a lab's 304 boxes are a very long page)."""
     IMAGES.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(IMAGES / f"web_{name}.png"), full_page=full_page)

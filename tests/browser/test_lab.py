@@ -1,6 +1,6 @@
 """End-to-end: the MENACE lab, time travel through a selfplay run, and Tron matches, in Debian's
 chromium. The numbers on the pages are checked against the library's own fold; every test saves
-screenshots into docs/images/web_*.png."""
+screenshots (web_*.png; into docs/images when PURESTATE_SCREENSHOTS=docs/images)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """End-to-end: the browser app in Debian's chromium, clicked like a person would.
 
-Every test saves screenshots into docs/images/web_*.png, which docs/web.md shows.
+Every test saves screenshots (web_*.png; into docs/images, which docs/web.md shows, when
+PURESTATE_SCREENSHOTS=docs/images).
 """
 
 from __future__ import annotations
