@@ -19,6 +19,14 @@ of ``BIG_PAIRS``: plies, the CPU time of the game, and each bot's mean and worst
 (``--only big``; too slow for the test suite).
 
     PYTHONPATH=src python benchmarks/bench_tron.py --only big --side 200
+
+Clock: ``eval=chamber`` against ``eval=voronoi`` at equal CPU time per move (``--seconds``,
+default 0.1; iterative deepening, ``time.thread_time`` injected as the command line does), on each
+map from both kinds of start, ``--games`` per cell, pooled with its Wilson interval (``--only
+clock``; not part of ``all``: 600 games at 0.1 s a move take hours of CPU). Timed games depend on
+the machine's speed, so these figures are not reproducible game for game.
+
+    PYTHONPATH=src python benchmarks/bench_tron.py --only clock --games 100 --jobs 2
 """
 
 from __future__ import annotations
@@ -263,13 +271,41 @@ def big(side: int, seed: int) -> list[dict[str, Any]]:
     return rows
 
 
+def on_clock(games: int, jobs: int, seconds: float, seed: int, only_map: str | None) -> list[Any]:
+    """Chamber against Voronoi at ``seconds`` of CPU per move, per map and start, then pooled."""
+    a, b = (f"alphabeta:seconds={seconds:g},eval={e}" for e in ("chamber", "voronoi"))
+    print(f"clock: {a} vs {b}, {games} games per cell, seed={seed}, first player alternating")
+    rows: list[Any] = []
+    for name in MAPS:
+        if only_map and name != only_map:
+            continue
+        for start in ("map", "mirror"):
+            setup = series.Setup(
+                name, "alternating", start, (a, b), None, seed, clock=time.thread_time
+            )
+            winners = run_cell(setup, games, jobs)
+            wins = sum(w == 0 for w in winners)
+            low, high = wilson(wins, games)
+            rows.append({"map": name, "start": start, "games": games, "a_wins": wins})
+            print(f"{name:16} start={start:6} chamber {wins}/{games} = {wins / games:.1%} "
+                  f"(95% CI {low:.0%}-{high:.0%})", flush=True)  # fmt: skip
+    n = sum(r["games"] for r in rows)
+    won = sum(r["a_wins"] for r in rows)
+    if n:
+        low, high = wilson(won, n)
+        print(f"pooled: chamber {won}/{n} = {won / n:.1%} (95% CI {low:.1%}-{high:.1%}), "
+              "target >= 70%")  # fmt: skip
+    return rows
+
+
 def main(argv: list[str]) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--start", choices=("map", "mirror", "both"), default="both")
     p.add_argument("--seed", type=int, default=2020)
-    p.add_argument("--only", choices=("speed", "strength", "big", "all"), default="all")
+    p.add_argument("--only", choices=("speed", "strength", "big", "clock", "all"), default="all")
+    p.add_argument("--seconds", type=float, default=0.1, help="CPU seconds per move (clock)")
     p.add_argument("--side", type=int, default=200, help="the big map's side (big)")
     p.add_argument("--map", default=None, help="only this map (strength)")
     p.add_argument("--out", default=None, help="write the figures as JSON here")
@@ -288,6 +324,8 @@ def main(argv: list[str]) -> None:
             result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map, cells)
     if args.only in ("big", "all"):
         result["big"] = big(args.side, args.seed)
+    if args.only == "clock":
+        result["clock"] = on_clock(args.games, args.jobs, args.seconds, args.seed, args.map)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)

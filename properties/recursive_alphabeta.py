@@ -15,6 +15,7 @@ from purestate.agents.alphabeta import (
     _RESOLVED,
     _TIE,
     _UPPER,
+    POLL_NODES,
     Evaluate,
     SearchStats,
     _OutOfBudget,
@@ -47,6 +48,7 @@ def search(
     limit = nodes if nodes > 0 else 0
     count = 0
     evals = 0
+    next_poll = POLL_NODES  # stop is asked at the first interior node past each mark
     limited = False  # the first iteration runs without budget checks
 
     def child_value(child: Any, d: int, alpha: float, beta: float, p: int) -> tuple[float, bool]:
@@ -68,13 +70,15 @@ def search(
 
     def node(s: Any, d: int, alpha: float, beta: float) -> tuple[float, bool]:
         # Value of the non-terminal state s for its mover, searched d plies deep (d >= 1).
-        nonlocal count
+        nonlocal count, next_poll
         count += 1
         if limited:
             if limit and count > limit:
                 raise _OutOfBudget
-            if stop_fn is not None and not count & 255 and stop_fn():
-                raise _OutOfBudget
+            if stop_fn is not None and count >= next_poll:
+                next_poll = count + POLL_NODES
+                if stop_fn():
+                    raise _OutOfBudget
         entry = tt_get(s)
         first = None
         if entry is not None:

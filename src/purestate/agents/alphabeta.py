@@ -36,6 +36,8 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _RESOLVED = 1 << 30  # the depth stored for entries proven by terminal states only
 _TIE = 1e-9
 _INF = float("inf")
+POLL_NODES = 16
+"""How many nodes a search visits between two looks at its ``stop`` predicate (its clock)."""
 
 
 class _OutOfBudget(Exception):
@@ -134,7 +136,8 @@ def search(
         evaluate: Player 0's value of a non-terminal state at the horizon, strictly inside
             (-1, 1); None means 0 for every such state.
         nodes: Stop after about this many nodes (0 = no limit). Deterministic.
-        stop: Called every 256 nodes; when it returns True the search stops (a time budget).
+        stop: Called after every ``POLL_NODES`` nodes or so (at the first interior node past
+            each such mark); when it returns True the search stops (a time budget).
         ties: Collect every root move whose value equals the best (costs a wider root window).
         table: A transposition table to read and fill (a fresh local dict by default). It is the
             caller's to mutate; pass one only to inspect it afterwards.
@@ -159,6 +162,9 @@ def search(
     limit = nodes if nodes > 0 else 0
     count = 0
     evals = 0
+    # the node count at which ``stop`` is next asked: leaves are counted too but never poll, so
+    # a test of ``count`` against exact multiples would miss most marks and overrun a budget
+    next_poll = POLL_NODES
     limited = False  # the first iteration runs without budget checks
 
     def child_value(child: Any, d: int, alpha: float, beta: float, p: int) -> tuple[float, bool]:
@@ -169,7 +175,7 @@ def search(
         # Negamax with an explicit stack of the nodes on the current line: a search as deep as a
         # game is long (depth 0 on a big Tron map) would exceed Python's recursion limit. Nodes
         # are visited, counted, evaluated and stored in the order of the plain recursion.
-        nonlocal count, evals
+        nonlocal count, evals, next_poll
         stack: list[_Node] = []
         while True:
             # value `child` for p, searched with the window (alpha, beta), or open its node
@@ -188,8 +194,10 @@ def search(
                 if limited:
                     if limit and count > limit:
                         raise _OutOfBudget
-                    if stop_fn is not None and not count & 255 and stop_fn():
-                        raise _OutOfBudget
+                    if stop_fn is not None and count >= next_poll:
+                        next_poll = count + POLL_NODES
+                        if stop_fn():
+                            raise _OutOfBudget
                 entry = tt_get(child)
                 first = None
                 pushed = True

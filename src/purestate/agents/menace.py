@@ -9,7 +9,9 @@ Michie's configuration (the default, ``preset=michie``) gives exactly 304 boxes 
 when MENACE plays first: boxes for the positions it faces on its 1st/3rd/5th/7th move, the
 forced last move played automatically, finished games skipped (1 + 12 + 108 + 183). Initial
 beads are 4/3/2/1 by MENACE's move number. ``preset=scroggs`` is Matthew Scroggs' online MENACE:
-8/4/2/1 beads and one bead colour per symmetry-distinct move.
+8/4/2/1 beads and one bead colour per symmetry-distinct move. ``preset=tuned`` is still Michie's
+machine with other numbers, found by a sweep: 4/2/1 beads, incentives +8/+6/-6, one colour per
+symmetry-distinct move, empty boxes refilled; it learns to hold ``perfect`` to draws far sooner.
 
 MENACE needs a box for every position it can face, so on a game with more positions than
 ``purestate.solve.bounds.POSITION_LIMIT`` (ultimate tic-tac-toe, Tron, dots and boxes beyond six
@@ -47,13 +49,21 @@ BEAD_LIMIT = 10**9
 """The most beads one colour may hold. Bead draws add counts up as floats; below this limit a
 box's total stays an exact float (and an exact number for any JSON reader), whatever the game."""
 
-Preset = Literal["michie", "scroggs"]
+Preset = Literal["michie", "scroggs", "tuned"]
 SymmetricMoves = Literal["dedupe", "all"]
 EmptyPolicy = Literal["resign", "refill", "floor"]
 
 _PRESETS: dict[str, dict[str, Any]] = {
     "michie": {"beads": (4, 3, 2, 1), "symmetric_moves": "all"},
     "scroggs": {"beads": (8, 4, 2, 1), "symmetric_moves": "dedupe"},
+    # chosen by the sweep in docs/experiments/menace-presets.md: few starting beads and large
+    # incentives make one game move the odds a lot, and a refilled box never ends a run
+    "tuned": {
+        "beads": (4, 2, 1),
+        "incentives": (8, 6, -6),
+        "symmetric_moves": "dedupe",
+        "empty": "refill",
+    },
 }
 
 
@@ -194,8 +204,10 @@ class Menace:
     """MENACE's configuration (its options as spec-string fields).
 
     Attributes:
-        preset: ``michie`` (4/3/2/1 beads on every legal move) or ``scroggs`` (8/4/2/1 beads, one
-            colour per symmetry-distinct move). Options given explicitly override the preset.
+        preset: ``michie`` (4/3/2/1 beads on every legal move), ``scroggs`` (8/4/2/1 beads, one
+            colour per symmetry-distinct move) or ``tuned`` (4/2/1 beads, incentives 8/6/-6, one
+            colour per symmetry-distinct move, empty boxes refilled). Options given explicitly
+            override the preset.
         beads: Initial beads per move, by MENACE's move number (the last value repeats).
         incentives: Beads added for a win, a draw and a loss (the loss is usually negative).
         symmetric_moves: ``dedupe`` merges moves equal under the position's symmetries into one
@@ -232,7 +244,7 @@ class Menace:
         preset = params.get("preset", "michie")
         if preset not in _PRESETS:
             raise SpecError(
-                f"menace option 'preset' must be one of michie, scroggs; got {preset!r}"
+                f"menace option 'preset' must be one of {', '.join(_PRESETS)}; got {preset!r}"
             )
         base: Menace = build(cls, "menace", params)
         overrides = {k: v for k, v in _PRESETS[preset].items() if k not in params}

@@ -112,7 +112,7 @@ def _check_bots(setup: series.Setup) -> None:
     try:
         game = series.make_game(setup, 0)
         for seat, spec in enumerate(setup.bots):
-            a = series.bot_agent(spec, setup.weights)
+            a = series.bot_agent(spec, setup.weights, setup._clock)
             a.initial_table(game, seat)
     except (SpecError, ValueError, TypeError) as e:
         raise UserError(str(e)) from None
@@ -234,6 +234,7 @@ def run_command(
         (series.bot_spec(bots[0]), series.bot_spec(bots[1])),
         _weights(weights),
         seed,
+        clock=time.thread_time,  # timed bots read the thread's CPU time, as agent_from gives
     )
     _check_bots(setup)
     if out is not None:
@@ -401,6 +402,7 @@ def _dataset(
                 (series.bot_spec(names[0]), series.bot_spec(names[1])),
                 None,
                 seed * 1000 + pi * 37 + mi,
+                clock=time.thread_time,
             )
             _check_bots(setup)
             tag = f"{pi}:{name}"

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
+from purestate.agents.timing import Clock, with_clock
 from purestate.agents.tron_bots import with_linear_weights
 from purestate.core.episode import Episode, play
 from purestate.core.keys import Key, bits, fold_in, key, split
@@ -52,6 +53,9 @@ class Setup:
         bots: The agent specs of player 1 (seat 0) and player 2 (seat 1).
         weights: Weights for ``eval=linear`` bots (None: the shipped weights).
         seed: The series' seed.
+        clock: The clock of bots with a ``seconds`` budget (init argument ``clock``), injected
+            by the shell as for any timed agent (``purestate.agents.timing``); not part of
+            equality. None: a timed bot refuses to move.
     """
 
     map: str | Map
@@ -60,6 +64,7 @@ class Setup:
     bots: tuple[str, str]
     weights: tuple[float, ...] | None
     seed: int
+    _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
 
 @frozen
@@ -93,9 +98,10 @@ def make_game(setup: Setup, index: int) -> Tron:
     return Tron(setup.map, setup.rules, setup.start, index % 2, start_seed)  # type: ignore[arg-type]
 
 
-@memo(size=256, why="one entry per bot spec and weights; a weight search makes many")
-def bot_agent(spec: str, weights: tuple[float, ...] | None) -> Any:
-    """The agent of a bot spec, with ``weights`` for its ``eval=linear`` (None: the shipped ones).
+@memo(size=256, why="one entry per bot spec, weights and clock; a weight search makes many")
+def bot_agent(spec: str, weights: tuple[float, ...] | None, clock: Clock | None = None) -> Any:
+    """The agent of a bot spec, with ``weights`` for its ``eval=linear`` (None: the shipped ones)
+    and ``clock`` for a ``seconds`` budget (None: none attached).
 
     Cached: a series asks for the same two bots in every game, and agents are immutable values.
 
@@ -103,13 +109,18 @@ def bot_agent(spec: str, weights: tuple[float, ...] | None) -> Any:
         SpecError: for an unknown or malformed spec.
     """
     made = agent(spec)
+    if clock is not None:
+        made = with_clock(made, clock)
     return made if weights is None else with_linear_weights(made, weights)
 
 
 def play_game(setup: Setup, index: int) -> tuple[Tron, Episode]:
     """Play game ``index`` of the series; return the game and its episode."""
     game = make_game(setup, index)
-    agents = (bot_agent(setup.bots[0], setup.weights), bot_agent(setup.bots[1], setup.weights))
+    agents = (
+        bot_agent(setup.bots[0], setup.weights, setup._clock),
+        bot_agent(setup.bots[1], setup.weights, setup._clock),
+    )
     tables = (agents[0].initial_table(game, 0), agents[1].initial_table(game, 1))
     _, play_key = split(game_key(setup, index))
     return game, play(game, agents, tables, play_key)
