@@ -12,6 +12,7 @@ from attrs import frozen
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from purestate.agents.mcts import classic_spec
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
@@ -93,6 +94,25 @@ def _game_today(text: Any) -> Any:
 
 
 _CANONICAL = {"game": _game_today, "agent": _spec_today, "opponent": _spec_today}
+
+RUN_FORMAT = "purestate.run/2"
+"""The manifest's format. ``/2`` runs were written after ``mcts``'s defaults changed (issue 15);
+in a ``/1`` run an ``mcts`` spec means what it meant then (``classic_spec``)."""
+
+
+def _spec_then(text: Any) -> Any:
+    """A spec saved in a ``/1`` run as it is written today."""
+    try:
+        return _spec_today(classic_spec(str(text)))
+    except SpecError:
+        return text
+
+
+def _canonical(saved: dict[str, Any]) -> dict[str, Any]:
+    """How the saved manifest's fields read today, by the format it was written in."""
+    if saved.get("format") == "purestate.run/1":
+        return {**_CANONICAL, "agent": _spec_then, "opponent": _spec_then}
+    return _CANONICAL
 
 
 @frozen
@@ -272,7 +292,7 @@ def selfplay_command(
     folder, mode = run_folder_of(resume, out, "selfplay")
     if more is not None and games is not None:
         raise UserError("--games is the run's total and --more plays past it: give one of them")
-    manifest = {"format": "purestate.run/1", "command": "selfplay",
+    manifest = {"format": RUN_FORMAT, "command": "selfplay",
                 "game": format_spec(g.spec.name, g),
                 "agent": learner.spec, "opponent": SELF if opponent == SELF else opp.spec,
                 "seat": SEATS[run.seat], "seed": seed}  # fmt: skip
@@ -280,7 +300,7 @@ def selfplay_command(
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
-            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _CANONICAL)
+            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _canonical(saved))
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
