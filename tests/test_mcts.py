@@ -334,3 +334,30 @@ def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: 
     assert "opponent" in refused.output and len(refused.output.strip().splitlines()) == 1
     assert selfplay("--opponent", then, "--games", "8", "--resume", str(part)).exit_code == 0
     assert (part / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
+
+
+def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path: Any) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from purestate.agents.mcts import classic_spec
+    from purestate.cli import app
+
+    def sweep(opponent: str, *args: str) -> Any:
+        cmd = ["sweep", "--grid", "menace", "--seeds", "0", "--games", "4", "--block", "2",
+               "--opponent", opponent, "--jobs", "1", *args]  # fmt: skip
+        return CliRunner().invoke(app, cmd)
+
+    old_spec, folders = "mcts:simulations=5", {}
+    for opponent in (old_spec, "random"):
+        folder = tmp_path / opponent.partition(":")[0]
+        assert sweep(opponent, "--out", str(folder)).exit_code == 0
+        saved = json.loads((folder / "sweep.json").read_text())
+        assert saved.pop("format") == "purestate.sweep/2"
+        (folder / "sweep.json").write_text(json.dumps(saved))  # as written before issue 15
+        folders[opponent] = folder
+    refused = sweep(old_spec, "--resume", str(folders[old_spec]))
+    assert refused.exit_code == 2 and "different sweep" in refused.output
+    assert sweep(classic_spec(old_spec), "--resume", str(folders[old_spec])).exit_code == 0
+    assert sweep("random", "--resume", str(folders["random"])).exit_code == 0  # others unchanged
