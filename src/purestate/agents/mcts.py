@@ -9,8 +9,13 @@
   proven when a child gives its mover the best possible reward (1), or when all its children are
   proven (it takes the best of them, so draws and point margins are proven too). Proven children
   are scored by their exact value in selection; the search stops once the root is proven.
-- **Playouts**: uniform random (through the game's own fast ``playout(state, key)`` when it has
-  one), with decisive moves (play an immediate win) or decisive and anti-decisive moves (also
+- **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
+  steps every move once and keeps the game-ending ones as proven children, so an immediate win
+  proves the node at once and a move that lets the opponent win at once is a proven loss as soon
+  as it is expanded.
+- **Playouts**: ``auto`` (the default: the game's own fast ``playout(state, key)`` when it has one,
+  else decisive playouts), uniform random (through that kernel when there is one), with decisive
+  moves (play an immediate win) or decisive and anti-decisive moves (also
   avoid moves that let the opponent win at once), or heavy (moves drawn in proportion to injected
   per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the same scores.
 - **Tree reuse.** The tree is the agent's table: ``act`` finds the current position among the
