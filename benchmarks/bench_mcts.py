@@ -3,12 +3,13 @@
 Run: ``PYTHONPATH=src python benchmarks/bench_mcts.py [--reps N] [--sims N]``
 
 Peer: ``open_spiel.python.algorithms.mcts.MCTSBot(game, uct_c=2, max_simulations,
-RandomRolloutEvaluator(1), solve=True)``; ours: ``mcts:simulations=N`` (UCT c=1 on [0, 1], which is
-OpenSpiel's c=2 on [-1, 1]; solver on; random playouts, through the game's own ``playout`` when it
-has one). One search from the start position per repetition; the rate is the simulations actually
-run (both stop early when the root is proven) divided by CPU time; median of N repetitions after
-one warm-up. UTTT is measured when ``ultimate_tictactoe`` is registered. Note OpenSpiel's UTTT
-splits a free move into "choose board" + "cell", so its simulations are a little shallower.
+RandomRolloutEvaluator(1), solve=True)``; ours: ``mcts:simulations=N`` with its defaults (UCT
+c=0.3 on [0, 1]; OpenSpiel's c=2 on [-1, 1] is our c=1; solver and decisive moves on; random
+playouts through the game's own ``playout`` when it has one, else decisive playouts). One search
+from the start position per repetition; the rate is the simulations actually run (both stop early
+when the root is proven) divided by CPU time; median of N repetitions after one warm-up. UTTT is
+measured when ``ultimate_tictactoe`` is registered. Note OpenSpiel's UTTT splits a free move into
+"choose board" + "cell", so its simulations are a little shallower.
 """
 
 from __future__ import annotations

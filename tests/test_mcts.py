@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import shutil
 from typing import Any
 
 import pytest
@@ -179,3 +180,194 @@ def test_spec_and_bad_options() -> None:
 def test_terminal_state_is_refused() -> None:
     with pytest.raises(ValueError, match="over"):
         MCTS().search(TTT, Tree(), play_moves(TTT, [0, 3, 1, 4, 2]), keys.key(0))
+
+
+# --- the defaults of issue 15: decisive and anti-decisive moves in the tree, per-game playouts --
+
+# dots and boxes ends with its last line, so it never has a choice between ending the game and not
+GAMES = ("tictactoe", "ultimate_tictactoe", "xtreme_tictactoe", "openspiel:connect_four")
+
+
+def game_of(name: str) -> Any:
+    if name.startswith("openspiel:"):
+        pytest.importorskip("pyspiel")
+    return purestate.make(name)
+
+
+def wins_at_once(game: Any, s: Any, p: int) -> list[Any]:
+    """The moves of ``s`` after which the game is over and ``p`` has the best return, 1."""
+    out = []
+    for m in game.legal(s):
+        c = game.step(s, m)
+        if game.is_over(c) and game.returns(c)[p] == 1:
+            out.append(m)
+    return out
+
+
+def loses_at_once(game: Any, s: Any, m: Any) -> bool:
+    """Whether, after ``m``, the game is lost or the opponent has a move that wins at once."""
+    p = game.to_move(s)
+    c = game.step(s, m)
+    if game.is_over(c):
+        return bool(game.returns(c)[p] < 0)
+    q = game.to_move(c)
+    return q != p and bool(wins_at_once(game, c, q))
+
+
+def seeded_positions(name: str, want: Any, count: int) -> list[Any]:
+    """The first ``count`` positions of seeded random games for which ``want(game, s)`` holds."""
+    game = game_of(name)
+    found: list[Any] = []
+    for g in range(2000):
+        k = keys.key(10_000 + g)
+        s = game.initial()
+        for ply in itertools.count():
+            if game.is_over(s):
+                break
+            if want(game, s):
+                found.append(s)
+                if len(found) == count:
+                    return found
+                break
+            s = game.step(s, keys.choice(keys.fold_in(k, ply), game.legal(s)))
+    raise AssertionError(f"{name}: only {len(found)} positions in 2,000 random games")
+
+
+def can_win(game: Any, s: Any) -> bool:
+    return len(game.legal(s)) > 2 and bool(wins_at_once(game, s, game.to_move(s)))
+
+
+def must_defend(game: Any, s: Any) -> bool:
+    """The player to move cannot win at once, some moves lose at once and some do not."""
+    if wins_at_once(game, s, game.to_move(s)):
+        return False
+    losing = [loses_at_once(game, s, m) for m in game.legal(s)]
+    return any(losing) and not all(losing) and len(losing) > 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_default_takes_an_immediate_win_with_one_simulation(name: str) -> None:
+    game = game_of(name)
+    a = purestate.agent("mcts:simulations=1")
+    for i, s in enumerate(seeded_positions(name, can_win, 8)):
+        p = game.to_move(s)
+        d = a.act(game, a.initial_table(game, p), s, keys.key(i))
+        assert d.move in wins_at_once(game, s, p), (name, i)
+        assert d.table.root.proven == 1.0  # proven when the root was made, before any playout
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_default_blocks_an_immediate_loss_with_one_simulation_per_move(name: str) -> None:
+    game = game_of(name)
+    for i, s in enumerate(seeded_positions(name, must_defend, 8)):
+        a = purestate.agent(f"mcts:simulations={len(game.legal(s))},reuse=false")
+        for seed in range(3):
+            d = a.act(game, Tree(), s, keys.key(100 * i + seed))
+            assert not loses_at_once(game, s, d.move), (name, i, seed)
+
+
+def test_solver_proves_a_fork_lost_with_one_simulation_per_move() -> None:
+    s = play_moves(TTT, [6, 2, 0, 3, 8])  # X threatens 4 and 7; O has four moves
+    tree = MCTS(simulations=100).search(TTT, Tree(), s, keys.key(0))
+    assert tree.root is not None
+    assert tree.root.proven == 0.0
+    assert tree.simulations == len(TTT.legal(s))  # each move proven lost the moment it was made
+    old = MCTS(simulations=100, decisive=False).search(TTT, Tree(), s, keys.key(0))
+    assert old.simulations > tree.simulations
+
+
+def test_auto_playouts_use_the_games_kernel_else_decisive_playouts() -> None:
+    def stats(spec: str, game: Any, s: Any) -> list[tuple[Any, int, float]]:
+        a = purestate.agent(spec)
+        tree = a.act(game, Tree(), s, keys.key(4)).table
+        return [(c.move, c.n, c.w) for c in tree.root.children]
+
+    uttt = purestate.make("ultimate_tictactoe")
+    assert stats("mcts:simulations=200", uttt, uttt.initial()) == stats(
+        "mcts:simulations=200,playout=random", uttt, uttt.initial()
+    )
+    s = play_moves(TTT, [4])
+    assert stats("mcts:simulations=200", TTT, s) == stats(
+        "mcts:simulations=200,playout=decisive", TTT, s
+    )
+    assert stats("mcts:simulations=200", TTT, s) != stats(
+        "mcts:simulations=200,playout=random", TTT, s
+    )
+
+
+def test_classic_spec_spells_out_the_old_defaults() -> None:
+    from purestate.agents.mcts import classic_spec
+
+    old = classic_spec("mcts:simulations=300")
+    assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false"
+    a = purestate.agent(old)
+    assert (a.c, a.playout, a.decisive, a.simulations) == (1.0, "random", False, 300)
+    assert classic_spec("mcts:c=0.5,playout=decisive") == (
+        "mcts:c=0.5,playout=decisive,decisive=false"
+    )
+    assert classic_spec("random") == "random"
+
+
+def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: Any) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from purestate.agents.mcts import classic_spec
+    from purestate.cli import app
+
+    def selfplay(*args: str) -> Any:
+        cmd = ["selfplay", "--agent", "menace", "--seed", "3", "--no-plot", *args]
+        return CliRunner().invoke(app, cmd)
+
+    old_spec = "mcts:simulations=20"  # what a run.json written before issue 15 holds
+    then = classic_spec(old_spec)
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    assert selfplay("--opponent", then, "--games", "8", "--out", str(whole)).exit_code == 0
+    assert selfplay("--opponent", then, "--games", "4", "--out", str(part)).exit_code == 0
+    manifest = json.loads((part / "run.json").read_text())
+    assert manifest["format"] == "purestate.run/2"
+    manifest.update(format="purestate.run/1", opponent=old_spec)
+    del manifest["as_typed"]  # a run.json of format /1 held only the canonical specs
+    (part / "run.json").write_text(json.dumps(manifest))
+    bare = tmp_path / "bare"
+    shutil.copytree(part, bare)
+    # the old text means the old defaults: today's `mcts:simulations=20` is another opponent
+    refused = selfplay("--opponent", old_spec, "--games", "8", "--resume", str(part))
+    assert refused.exit_code == 2
+    assert "opponent" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert selfplay("--opponent", then, "--games", "8", "--resume", str(part)).exit_code == 0
+    assert (part / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
+    # naming only the folder, the run takes its opponent as it meant then
+    resumed = CliRunner().invoke(
+        app, ["selfplay", "--resume", str(bare), "--games", "8", "--no-plot"]
+    )
+    assert resumed.exit_code == 0, resumed.output
+    assert (bare / "games.jsonl").read_text() == (whole / "games.jsonl").read_text()
+
+
+def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path: Any) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from purestate.agents.mcts import classic_spec
+    from purestate.cli import app
+
+    def sweep(opponent: str, *args: str) -> Any:
+        cmd = ["sweep", "--grid", "menace", "--seeds", "0", "--games", "4", "--block", "2",
+               "--opponent", opponent, "--jobs", "1", *args]  # fmt: skip
+        return CliRunner().invoke(app, cmd)
+
+    old_spec, folders = "mcts:simulations=5", {}
+    for opponent in (old_spec, "random"):
+        folder = tmp_path / opponent.partition(":")[0]
+        assert sweep(opponent, "--out", str(folder)).exit_code == 0
+        saved = json.loads((folder / "sweep.json").read_text())
+        assert saved.pop("format") == "purestate.sweep/2"
+        (folder / "sweep.json").write_text(json.dumps(saved))  # as written before issue 15
+        folders[opponent] = folder
+    refused = sweep(old_spec, "--resume", str(folders[old_spec]))
+    assert refused.exit_code == 2 and "different sweep" in refused.output
+    assert sweep(classic_spec(old_spec), "--resume", str(folders[old_spec])).exit_code == 0
+    assert sweep("random", "--resume", str(folders["random"])).exit_code == 0  # others unchanged

@@ -197,13 +197,13 @@ def test_replay_steps_forward_and_back(tournament: Path) -> None:
     code, text = run("replay", str(tournament), "--index", "1", input="\nn\np\nq\n")
     assert code == 0, text
     plies = [line.split(" · ")[2] for line in text.splitlines() if " · ply " in line]
-    assert plies == ["ply 0/7", "ply 1/7", "ply 2/7", "ply 1/7"]
+    assert plies == ["ply 0/5", "ply 1/5", "ply 2/5", "ply 1/5"]
     first = purestate.make("tictactoe").format_move(record.moves[0])
     assert f"seat 0 played {first}" in text
     # to the end and past it: the replay stops after the last ply and says how the game ended
     code, text = run("replay", str(tournament / "games.jsonl"), "--index", "1", input="\n" * 20)
-    assert code == 0 and "ply 7/7" in text and "end: returns [1.0, -1.0]" in text
-    assert text.count(" · ply ") == 8
+    assert code == 0 and "ply 5/5" in text and "end: returns [1.0, -1.0]" in text
+    assert text.count(" · ply ") == 6
 
 
 def test_replay_json_prints_every_state_and_the_returns(tournament: Path) -> None:

@@ -9,8 +9,13 @@
   proven when a child gives its mover the best possible reward (1), or when all its children are
   proven (it takes the best of them, so draws and point margins are proven too). Proven children
   are scored by their exact value in selection; the search stops once the root is proven.
-- **Playouts**: uniform random (through the game's own fast ``playout(state, key)`` when it has
-  one), with decisive moves (play an immediate win) or decisive and anti-decisive moves (also
+- **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
+  steps every move once and keeps the game-ending ones as proven children, so an immediate win
+  proves the node at once and a move that lets the opponent win at once is a proven loss as soon
+  as it is expanded.
+- **Playouts**: ``auto`` (the default: the game's own fast ``playout(state, key)`` when it has one,
+  else decisive playouts), uniform random (through that kernel when there is one), with decisive
+  moves (play an immediate win) or decisive and anti-decisive moves (also
   avoid moves that let the opponent win at once), or heavy (moves drawn in proportion to injected
   per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the same scores.
 - **Tree reuse.** The tree is the agent's table: ``act`` finds the current position among the
@@ -38,7 +43,7 @@ from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
 from purestate.core.hooks import playout_of
 from purestate.core.keys import Key
-from purestate.core.spec import format_spec
+from purestate.core.spec import build, format_spec, parse_spec
 
 MoveScores = Callable[[Game[Any, Any], Any], tuple[float, ...]]
 
@@ -164,6 +169,29 @@ def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -
     return None
 
 
+CLASSIC_DEFAULTS = {"c": "1.0", "playout": "random", "decisive": "false"}
+"""The options whose defaults changed with issue 15, at the values they had before: a spec saved
+before then (``mcts:simulations=300``) meant these wherever it did not set them."""
+
+
+def classic_spec(spec: str) -> str:
+    """The spec that means today what ``spec`` meant before the defaults changed (issue 15).
+
+    Options the spec sets keep their values and the others in ``CLASSIC_DEFAULTS`` get their old
+    defaults: ``mcts:simulations=300`` becomes
+    ``mcts:simulations=300,c=1.0,playout=random,decisive=false``. Specs of other agents come back
+    as they are.
+
+    Raises:
+        SpecError: for a bad ``mcts`` spec.
+    """
+    name, params = parse_spec(spec)
+    if name != "mcts":
+        return spec
+    old = {**CLASSIC_DEFAULTS, **params}
+    return format_spec("mcts", build(MCTS, "mcts", old), always=tuple(CLASSIC_DEFAULTS))
+
+
 @frozen
 class MCTS:
     """UCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
@@ -173,23 +201,29 @@ class MCTS:
         seconds: Time per move (0 = none); needs the clock the shell injects.
         c: The exploration constant on rewards in [0, 1].
         solver: Prove wins, losses and draws and stop when the root is proven.
-        playout: ``random``, ``decisive`` (play an immediate win), ``antidecisive`` (also avoid
-            giving the opponent an immediate win), or ``heavy`` (moves drawn in proportion to
-            ``scores``).
+        playout: ``auto`` (the game's own fast random playout if it has one, else
+            ``decisive``), ``random``, ``decisive`` (play an immediate win), ``antidecisive``
+            (also avoid giving the opponent an immediate win), or ``heavy`` (moves drawn in
+            proportion to ``scores``).
         scores: The name of registered per-move scores (``heavy`` playouts, ``bias``).
         bias: Progressive-bias weight: ``bias·h/(n+1)`` with ``h`` the move's score divided by the
             best score at that node (0 = off).
         reuse: Keep the subtree of the current position from the previous move.
+        decisive: Decisive and anti-decisive moves in the tree (with the solver): a new node
+            tries every move at once and expands the ones that end the game, so a position
+            with an immediate win is proven when it is created and the move into it is a
+            proven loss for the player who made it.
     """
 
     simulations: int = field(default=1000)
     seconds: float = 0.0
-    c: float = 1.0
+    c: float = 0.3
     solver: bool = True
-    playout: Literal["random", "decisive", "antidecisive", "heavy"] = "random"
+    playout: Literal["auto", "random", "decisive", "antidecisive", "heavy"] = "auto"
     scores: str = ""
     bias: float = 0.0
     reuse: bool = True
+    decisive: bool = True
     # injected functions (init arguments ``clock`` and ``scorer``): not options, not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
     _scorer: MoveScores | None = field(default=None, alias="scorer", eq=False, repr=False)
@@ -349,12 +383,37 @@ def _run(
     scorer = agent.scorer()
     timed = agent.seconds > 0
     limit = agent.simulations if agent.simulations > 0 else -1
+    fast_playout = playout_of(game)
     mode = agent.playout
-    fast_playout = playout_of(game) if mode == "random" else None
+    if mode == "auto":
+        # a game's own kernel buys more simulations than decisive checks in Python gain
+        mode = "random" if fast_playout is not None else "decisive"
+    eager = agent.decisive and solver
+    if mode != "random":
+        fast_playout = None
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
         shuffle(moves)
+        if eager:
+            # the moves that end the game become proven children now: one step per move finds
+            # an immediate win (the node is proven) or the only moves that do not lose at once
+            p = node.player
+            state = node.state
+            rest = []
+            for m in moves:
+                s = step(state, m)
+                if is_over(s):
+                    child = Node(s, m, p, -1)
+                    child.proven = unit_reward(returns(s)[p])
+                    if bias > 0 and scorer is not None:
+                        child.h = _scaled_score(game, scorer, state, m)
+                    node.children.append(child)
+                else:
+                    rest.append(m)
+            moves = rest
+            if node.children:
+                _prove(node)
         node.untried = moves
 
     def make_child(parent: Node, move: Any) -> Node:

@@ -11,6 +11,7 @@ from attrs import frozen
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from purestate.agents.mcts import classic_spec
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
@@ -86,6 +87,21 @@ def _game_today(text: Any) -> Any:
 
 
 _CANONICAL = {"game": _game_today, "agent": _spec_today, "opponent": _spec_today}
+
+
+def _spec_then(text: Any) -> Any:
+    """A spec saved in a ``/1`` run as it is written today."""
+    try:
+        return _spec_today(classic_spec(str(text)))
+    except SpecError:
+        return text
+
+
+def _canonical(saved: dict[str, Any]) -> dict[str, Any]:
+    """How the saved manifest's fields read today, by the format it was written in."""
+    if saved.get("format") == "purestate.run/1":
+        return {**_CANONICAL, "agent": _spec_then, "opponent": _spec_then}
+    return _CANONICAL
 
 
 @frozen
@@ -205,6 +221,8 @@ def _saved_settings(folder: Path) -> dict[str, Any]:
         saved = {**saved, **typed}
     kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
     found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
+    if saved.get("format") == "purestate.run/1":  # its mcts specs mean what they meant then
+        found.update({k: _spec_then(found[k]) for k in ("agent", "opponent") if k in found})
     if found.get("seat") not in (None, *SEATS):
         del found["seat"]
     return found
@@ -280,7 +298,7 @@ def selfplay_command(
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
-            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _CANONICAL)
+            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _canonical(saved))
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")

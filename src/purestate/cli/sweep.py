@@ -26,6 +26,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from purestate.agents.mcts import classic_spec
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
@@ -110,6 +111,25 @@ def _csv(agg: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
+SWEEP_FORMAT = "purestate.sweep/2"
+"""Sweeps written after ``mcts``'s defaults changed (issue 15) say so; in an older sweep.json an
+``mcts`` opponent means what it meant then (``classic_spec``)."""
+
+
+def _as_today(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved sweep manifest as it is written today."""
+    if "format" in saved:
+        return saved
+    opponent = saved.get("opponent")
+    try:
+        then = (
+            classic_spec(opponent) if isinstance(opponent, str) and opponent != SELF else opponent
+        )
+    except SpecError:
+        then = opponent
+    return {**saved, "opponent": then, "format": SWEEP_FORMAT}
+
+
 @app.command("sweep")
 @friendly
 def sweep_command(
@@ -160,11 +180,12 @@ def sweep_command(
         r.check(r.make_game())  # refuse a run that cannot be played before any work starts
     folder, mode = run_folder_of(resume, out, "sweep")
     manifest = {"grid": settings, "seeds": list(seed_list), "opponent": opponent,
-                "game": game, "games": games, "seat": seat.value, "block": block}  # fmt: skip
+                "game": game, "games": games, "seat": seat.value, "block": block,
+                "format": SWEEP_FORMAT}  # fmt: skip
     with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
         mpath = out / "sweep.json"
         if mode == "resume" and mpath.exists():
-            if read_json(mpath) != manifest:
+            if _as_today(read_json(mpath)) != manifest:
                 raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
         elif mode == "resume" and entries(out):
             raise UserError(f"{out} holds no sweep (no sweep.json); nothing was changed")

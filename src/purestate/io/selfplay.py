@@ -43,10 +43,15 @@ def table_files(run: Selfplay) -> tuple[str, ...]:
     return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
 
 
+RUN_FORMAT = "purestate.run/2"
+"""The manifest's format. ``/2`` runs were written after ``mcts``'s defaults changed (issue 15);
+in a ``/1`` run an ``mcts`` spec means what it meant then (``agents.mcts.classic_spec``)."""
+
+
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
     """The run's ``run.json`` without its game count: what a resumed run must match."""
     learner, opp = run.agents()
-    return {"format": "purestate.run/1", "command": "selfplay",
+    return {"format": RUN_FORMAT, "command": "selfplay",
             "game": format_spec(game.spec.name, game),
             "agent": learner.spec, "opponent": SELF if run.opponent == SELF else opp.spec,
             "seat": SEATS[run.seat], "seed": run.seed,
