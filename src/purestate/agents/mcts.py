@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
-from purestate.agents.timing import Clock, deadline
+from purestate.agents.timing import Clock, check_budget, deadline
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
@@ -231,10 +231,7 @@ class MCTS:
     learns = False
 
     def __attrs_post_init__(self) -> None:
-        if self.simulations < 0 or self.seconds < 0:
-            raise ValueError("simulations and seconds must be 0 (no limit) or positive")
-        if self.simulations == 0 and self.seconds == 0:
-            raise ValueError("give a budget: simulations > 0 or seconds > 0")
+        check_budget(self.simulations, self.seconds)
         if self.c < 0 or self.bias < 0:
             raise ValueError("c and bias must not be negative")
         needs_scores = self.playout == "heavy" or self.bias > 0
@@ -243,9 +240,7 @@ class MCTS:
         if self.scores:
             from purestate.core import registry
 
-            if self.scores not in registry.move_scorers():
-                known = ", ".join(registry.move_scorers()) or "none"
-                raise ValueError(f"unknown move scores {self.scores!r} (move scores: {known})")
+            registry.require_move_scores(self.scores)
 
     @property
     def spec(self) -> str:

@@ -74,5 +74,13 @@ def deadline(clock: Clock | None, seconds: float, what: str) -> Callable[[], boo
     return passed
 
 
+def check_budget(simulations: int, seconds: float) -> None:
+    """Refuse (``ValueError``) a search budget that is negative or that never ends the search."""
+    if simulations < 0 or seconds < 0:
+        raise ValueError("simulations and seconds must be 0 (no limit) or positive")
+    if simulations == 0 and seconds == 0:
+        raise ValueError("give a budget: simulations > 0 or seconds > 0")
+
+
 def _never() -> bool:
     return False

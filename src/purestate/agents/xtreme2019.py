@@ -37,7 +37,7 @@ from typing import Any, Literal
 from attrs import field, frozen
 
 from purestate.agents.mcts import MoveScores, Node, Tree, find_subtree
-from purestate.agents.timing import Clock, deadline
+from purestate.agents.timing import Clock, check_budget, deadline
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game
@@ -78,18 +78,13 @@ class Xtreme2019:
     learns = False
 
     def __attrs_post_init__(self) -> None:
-        if self.simulations < 0 or self.seconds < 0:
-            raise ValueError("simulations and seconds must be 0 (no limit) or positive")
-        if self.simulations == 0 and self.seconds == 0:
-            raise ValueError("give a budget: simulations > 0 or seconds > 0")
+        check_budget(self.simulations, self.seconds)
         if self.depth < 1 or self.width < 1 or self.c < 0:
             raise ValueError("depth and width must be at least 1 and c not negative")
         if self.scores:
             from purestate.core import registry
 
-            if self.scores not in registry.move_scorers():
-                known = ", ".join(registry.move_scorers()) or "none"
-                raise ValueError(f"unknown move scores {self.scores!r} (move scores: {known})")
+            registry.require_move_scores(self.scores)
 
     @property
     def spec(self) -> str:

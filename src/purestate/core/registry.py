@@ -185,6 +185,13 @@ def move_scores(name: str) -> Callable[[Game[Any, Any], Any], tuple[float, ...]]
     return fn
 
 
+def require_move_scores(name: str) -> None:
+    """Refuse (``ValueError``) a name that no registered per-move score function has."""
+    if name not in _MOVE_SCORES:
+        known = ", ".join(move_scorers()) or "none"
+        raise ValueError(f"unknown move scores {name!r} (move scores: {known})")
+
+
 def chosen_move_scores(
     injected: Callable[[Game[Any, Any], Any], tuple[float, ...]] | None, name: str
 ) -> Callable[[Game[Any, Any], Any], tuple[float, ...]] | None:
