@@ -117,8 +117,9 @@ def test_the_options_tables_give_the_codes_defaults() -> None:
 
 
 def test_the_docs_cite_no_file_outside_the_repository() -> None:
+    # the machine's folder is spelt with a class ("wor[k]") so this file does not hold the path
     outside = re.compile(
-        r"DESIGN\.md|shared/|(reference|seeds)/[a-z-]+\.md|[a-z]+\.md §|/work/|\.\./\.\./\.\."
+        r"DESIGN\.md|shared/|(reference|seeds)/[a-z-]+\.md|[a-z]+\.md §|/wor[k]/|\.\./\.\./\.\."
     )
     for page in [*sorted(DOCS.rglob("*.md")), ROOT / "README.md"]:
         for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
