@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import purestate
-from purestate.games.tron import State, Tron
+from purestate.games.tron import State, Tron, trails
 from purestate.heuristics import tron as H
 
 from .strategies import keys, trajectories
@@ -270,3 +270,14 @@ def test_chamber_value_equals_the_recursive_tree_walk(k: Any, name: str, weight:
     for enemy_cells in (0, enemy):
         expected = _chamber_value_recursive(region, head, mine, enemy_cells, t, weight, free)
         assert H.chamber_value(region, head, mine, enemy_cells, t, weight, free) == expected
+
+
+@given(st.sampled_from((ALT, SIM)).flatmap(lambda g: st.tuples(st.just(g), trajectories(g))))
+def test_trails_split_every_claimed_cell_between_the_players(game_states: Any) -> None:
+    game, states = game_states
+    for i in range(1, len(states) + 1):
+        t0, t1 = trails(states[:i])
+        assert t0 & t1 == 0
+        assert t0 | t1 == states[i - 1].blocked & ~game.board.blocked
+        for p, h in enumerate((states[i - 1].head0, states[i - 1].head1)):
+            assert h < 0 or (t0, t1)[p] >> h & 1

@@ -532,3 +532,15 @@ def test_the_tron_page_links_recorded_matches_and_maps(client: TestClient) -> No
     run = client.get("/runs/tron").text
     assert "Watch game 0 animated" in run and 'href="/play/tron:map=small_room' in run
     assert 'id="play"' in client.get("/runs/tron/games/1").text
+
+
+def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
+    from purestate.drawing.tron import TRAIL_COLOURS
+
+    last = client.get("/api/runs/tron/games/0").json()["frames"][-1]
+    assert all(f'fill="{c}"' in last for c in TRAIL_COLOURS)
+    game = client.post("/api/play", json={"game": "tron:map=small_room", "opponent": "tron_wall",
+                                          "seat": 0, "seed": 3}).json()  # fmt: skip
+    for move in ("R", "D"):  # away from the walls: the bot keeps to them
+        game = client.post(f"/api/play/{game['id']}/move", json={"move": move}).json()
+    assert all(f'fill="{c}"' in game["svg"] for c in TRAIL_COLOURS)

@@ -14,6 +14,7 @@ Pure: the functions here build strings from values; nothing is read or written.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 from purestate.core.game import Game
@@ -21,7 +22,7 @@ from purestate.core.svg import svg as text_panel
 from purestate.drawing.picture import Picture
 
 # game name -> "module:function". One line per game; the generic code names no concrete game.
-# A drawing function takes (game, state, title, last) and returns the SVG text.
+# A drawing function takes (game, state, title, last, history) and returns the SVG text.
 _DRAWINGS: dict[str, str] = {
     "tictactoe": "purestate.drawing.tictactoe:draw",
     "dots_and_boxes": "purestate.drawing.dots_and_boxes:draw",
@@ -36,7 +37,13 @@ def drawn_games() -> tuple[str, ...]:
     return tuple(_DRAWINGS)
 
 
-def svg(game: Game[Any, Any], state: Any, title: str = "", last: Any = None) -> Picture:
+def svg(
+    game: Game[Any, Any],
+    state: Any,
+    title: str = "",
+    last: Any = None,
+    history: Sequence[Any] = (),
+) -> Picture:
     """The position ``state`` of ``game`` as a vector picture.
 
     Args:
@@ -44,6 +51,8 @@ def svg(game: Game[Any, Any], state: Any, title: str = "", last: Any = None) -> 
         state: The position.
         title: A line drawn above the board (escaped).
         last: The move that led to ``state``, highlighted; ``None`` for no highlight.
+        history: The game's states before ``state`` (``states[:i]``), for what a position does
+            not record: Tron colours each trail by its player from them. Optional.
 
     Returns:
         The picture: ``str(picture)`` is the SVG document; notebooks display it.
@@ -59,7 +68,7 @@ def svg(game: Game[Any, Any], state: Any, title: str = "", last: Any = None) -> 
         return Picture(text_panel(game, state, title))
     module, _, name = path.partition(":")
     draw = getattr(importlib.import_module(module), name)
-    text: str = draw(game, state, title, last)
+    text: str = draw(game, state, title, last, history)
     return Picture(text)
 
 

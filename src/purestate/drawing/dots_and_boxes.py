@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from purestate.drawing.picture import (
@@ -21,7 +22,9 @@ HIT = 16
 """The width of an undrawn line's clickable strip: wider than the line, easy to hit."""
 
 
-def draw(game: DotsAndBoxes, state: State, title: str, last: Any) -> str:
+def draw(
+    game: DotsAndBoxes, state: State, title: str, last: Any, history: Sequence[Any] = ()
+) -> str:
     """The board: every undrawn line carries ``data-move``; the score is written below."""
     b = game.board
     parts = []

@@ -8,6 +8,7 @@ the player to move may play are read off the legal moves, so no rule is repeated
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from purestate.drawing.picture import (
@@ -31,7 +32,7 @@ SMALL = 3 * CELL
 BIG = 3 * SMALL + 2 * GAP
 
 
-def draw(game: Any, state: Any, title: str, last: Any) -> str:
+def draw(game: Any, state: Any, title: str, last: Any, history: Sequence[Any] = ()) -> str:
     """Every small board: cells a person may click carry ``data-move``; the boards open to the
     player to move are tinted, won boards carry their winner's big mark, drawn boards are grey."""
     legal = set(game.legal(state))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el
@@ -37,7 +38,7 @@ def nought(x: float, y: float, size: float, colour: str, width: float) -> str:
     )
 
 
-def draw(game: TicTacToe, state: State, title: str, last: Any) -> str:
+def draw(game: TicTacToe, state: State, title: str, last: Any, history: Sequence[Any] = ()) -> str:
     """The board: free squares a person may click carry ``data-move``."""
     legal = set(game.legal(state))
     parts = []

@@ -1,25 +1,31 @@
 """Tron drawn as its grid: walls, barriers, trails and the two cycles' heads.
 
-A state knows which cells are occupied, not whose trail they are, so trails share one colour;
-the heads carry the players' colours. The four cells beside the head of the player to move
+A state knows which cells are occupied, not whose trail they are: given the game's earlier states
+(``history``) each trail takes its player's colour (``rules.trails``); without them trails are
+grey. The heads carry the players' colours. The four cells beside the head of the player to move
 carry ``data-move`` (U, D, L, R): a move into an obstacle is legal and loses, so it is clickable.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, text
-from purestate.games.tron.rules import State, Tron
+from purestate.games.tron.rules import State, Tron, trails
 
 MARGIN = 10
 MAX_SIDE = 560
 """The board's longest side in SVG units: cells shrink on big maps."""
+TRAIL_COLOURS = ("#9fb9e3", "#e6a79f")
+"""Player 1's and player 2's trails: their colours, lightened so the heads stand out."""
 
 
-def draw(game: Tron, state: State, title: str, last: Any) -> str:
-    """The grid; the move targets of the player to move are outlined and clickable."""
+def draw(game: Tron, state: State, title: str, last: Any, history: Sequence[State] = ()) -> str:
+    """The grid; the move targets of the player to move are outlined and clickable; trails in
+    their player's colour when ``history`` (the states before ``state``) is given."""
     m = game.board
+    owned = trails((*history, state)) if history else (0, 0)
     cell = max(3, min(28, MAX_SIDE // max(m.rows, m.cols)))
     heads = (state.head0, state.head1)
     parts = [el("rect", x=MARGIN, y=MARGIN, width=cell * m.cols, height=cell * m.rows, fill="#fff")]
@@ -31,7 +37,8 @@ def draw(game: Tron, state: State, title: str, last: Any) -> str:
         elif m.barriers >> i & 1:
             parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill="#8a7f6a"))
         elif state.blocked >> i & 1 and i not in heads:
-            parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill="#c9c9c9"))
+            fill = next((TRAIL_COLOURS[p] for p in (0, 1) if owned[p] >> i & 1), "#c9c9c9")
+            parts.append(el("rect", x=x, y=y, width=cell, height=cell, fill=fill))
     for p, h in enumerate(heads):
         if h < 0:
             continue

@@ -23,7 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
-from purestate.games.tron.rules import RUNNING, State, Tron
+from purestate.games.tron.rules import RUNNING, State, Tron, trails
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import FileFormatError, read_json, read_text, write_atomic, write_json
 
@@ -107,12 +107,11 @@ def read_weights(path: Path) -> tuple[float, ...]:
 def _trails(game: Tron, states: Sequence[State]) -> list[int]:
     """Who occupied each cell (0 free, 1 wall/barrier, 2 player 1, 3 player 2) at the end."""
     m = game.board
-    owner = [1 if m.blocked >> i & 1 else 0 for i in range(m.size)]
-    for s in states:
-        for p, h in ((0, s.head0), (1, s.head1)):
-            if h >= 0 and owner[h] == 0:
-                owner[h] = 2 + p
-    return owner
+    t0, t1 = trails(states)
+    return [
+        1 if m.blocked >> i & 1 else 2 if t0 >> i & 1 else 3 if t1 >> i & 1 else 0
+        for i in range(m.size)
+    ]
 
 
 def _grid(game: Tron, owner: list[int]) -> list[list[int]]:

@@ -103,12 +103,17 @@ class Session:
         self.person = person
         self.seed = seed
         self.key: Key = fold_in(key(seed), 0)
-        self.state: Any = game.initial()
+        self.states: list[Any] = [game.initial()]
         self.moves: list[Any] = []
         self.movers: list[int] = []
         self.resigned: int | None = None
         self.last_bot: list[str] = []
         self.lock = threading.Lock()
+
+    @property
+    def state(self) -> Any:
+        """The position now."""
+        return self.states[-1]
 
     def over(self) -> bool:
         """Whether the game has ended (by the rules or by the bot resigning)."""
@@ -137,7 +142,7 @@ class Session:
             self.last_bot.append(game.format_move(decision.move))
 
     def _apply(self, player: int, move: Any) -> None:
-        self.state = self.game.step(self.state, move)
+        self.states.append(self.game.step(self.state, move))
         self.moves.append(move)
         self.movers.append(player)
 
@@ -157,14 +162,13 @@ class Session:
             move = self.game.parse_move(self.state, text)
         except (IllegalMove, ParseError) as e:
             raise WebError(f"illegal move: {e}") from None
-        before = (self.state, len(self.moves))
+        before = len(self.moves)
         self._apply(self.person, move)
         try:
             self.bot_moves()
         except WebError:
             # the bot could not answer: take the move back, so the game is as it was
-            self.state, n = before
-            del self.moves[n:], self.movers[n:]
+            del self.states[before + 1 :], self.moves[before:], self.movers[before:]
             raise
 
     def result(self) -> str:
@@ -190,7 +194,7 @@ class Session:
             "opponent": self.bot.spec,
             "seat": self.person,
             "seed": self.seed,
-            "svg": str(svg(self.game, self.state, title, last)),
+            "svg": str(svg(self.game, self.state, title, last, self.states[:-1])),
             "moves": [self.game.format_move(m) for m in self.moves],
             "movers": list(self.movers),
             "bot_moves": list(self.last_bot),

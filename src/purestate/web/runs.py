@@ -207,7 +207,7 @@ def game_view(root: Path, name: str, index: int) -> dict[str, Any]:
     game = make_spec(record.game)
     title = f"{record.players[0]} vs {record.players[1]}"
     frames = [
-        str(svg(game, s, title, episode.moves[i - 1] if i else None))
+        str(svg(game, s, title, episode.moves[i - 1] if i else None, episode.states[:i]))
         for i, s in enumerate(episode.states)
     ]
     plies = [

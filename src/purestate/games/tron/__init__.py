@@ -2,6 +2,6 @@
 purestate ships (user map files are read by ``purestate.io.maps``)."""
 
 from purestate.games.tron.maps import Map, MapError, parse_map
-from purestate.games.tron.rules import MOVE_NAMES, MOVES, State, Tron
+from purestate.games.tron.rules import MOVE_NAMES, MOVES, State, Tron, trails
 
-__all__ = ["MOVES", "MOVE_NAMES", "Map", "MapError", "State", "Tron", "parse_map"]
+__all__ = ["MOVES", "MOVE_NAMES", "Map", "MapError", "State", "Tron", "parse_map", "trails"]

@@ -35,6 +35,7 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from attrs import field, frozen
@@ -83,6 +84,22 @@ class State:
     to_move: int
     pending: int = _NO_MOVE
     outcome: int = RUNNING
+
+
+def trails(states: Iterable[State]) -> tuple[int, int]:
+    """Each player's trail as a bitboard: the cells its head stood on in ``states``.
+
+    A position records which cells are occupied, not by whom; a picture that colours each trail
+    takes it from the game's states so far (``states[0]`` the start). A cell goes to whoever
+    stood on it first.
+    """
+    t0 = t1 = 0
+    for s in states:
+        if s.head0 >= 0 and not t1 >> s.head0 & 1:
+            t0 |= 1 << s.head0
+        if s.head1 >= 0 and not t0 >> s.head1 & 1:
+            t1 |= 1 << s.head1
+    return t0, t1
 
 
 class Topology:
