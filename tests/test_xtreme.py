@@ -196,7 +196,7 @@ def test_correspondence_sends_to_both_big_boards() -> None:
 
 
 def test_bonus_move_from_the_winning_cell_and_never_a_second_one() -> None:
-    s = _position({0: "01", 2: "01"}, {5: "0", 6: "0"}, "0", "X")
+    s = _position({0: "01", 2: "01"}, {5: "0", 6: "0", 7: "3", 8: "3"}, "0", "X")
     s = GAME.step(s, _move(0, 0, 2))  # X wins small board 0:0 with cell 2
     assert s.won_x == 1
     assert (s.to_move, s.bonus, s.target) == (0, True, 2)  # X again, aimed by cell 2
@@ -223,7 +223,7 @@ def test_open_move_only_when_both_targets_are_closed() -> None:
 
 
 def test_a_line_on_big_board_1_wins_at_once_with_no_bonus() -> None:
-    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36"}, "2", "X")
+    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36", 6: "5", 7: "5", 8: "5"}, "2", "X")
     end = GAME.step(s, _move(1, 2, 2))
     assert GAME.is_over(end)
     assert not end.bonus
@@ -235,10 +235,12 @@ def test_a_line_on_big_board_1_wins_at_once_with_no_bonus() -> None:
 _DRAW = "XOXOXOOXO"  # a full small board without a line
 _XWIN = "XXXOO...."
 _OWIN = "OOOXX...."
+_SWAP = str.maketrans("XO", "OX")
 
 
 def _nearly_exhausted() -> State:
-    patterns = dict.fromkeys(range(17), _DRAW)
+    # X and O take turns drawing boards, so each has about as many marks as the other
+    patterns = {sb: _DRAW if sb % 2 else _DRAW.translate(_SWAP) for sb in range(17)}
     patterns[0] = _XWIN  # corner: 4 points
     patterns[1] = _XWIN  # edge: 6 points
     patterns[4] = _OWIN  # centre: 3 points
@@ -305,7 +307,7 @@ def test_encode_is_readable_and_round_trips() -> None:
     assert text.count("|") == 1
     assert GAME.decode(text) == s
     assert GAME.encode(GAME.initial()).endswith(" * X")
-    b = _position({0: "01", 2: "01"}, {5: "0", 6: "0"}, "0", "X")
+    b = _position({0: "01", 2: "01"}, {5: "0", 6: "0", 7: "3", 8: "3"}, "0", "X")
     b = GAME.step(b, _move(0, 0, 2))
     assert GAME.encode(b).endswith(" 2 X bonus")
     assert GAME.decode(GAME.encode(b)) == b
@@ -321,6 +323,9 @@ def test_encode_is_readable_and_round_trips() -> None:
         ("." * 162 + " * Z", "not a player"),
         ("." * 162 + " 10 X", "not a target"),
         ("X" + "." * 161 + " * O bonus", "bonus move needs"),
+        ("XX" + "." * 160 + " 1 O", "2 X and 0 O with O to move"),
+        # X won 0:0 and made its bonus move, but one X too many
+        ("XXXOO...." + "X.X......" + "." * 144 + " 2 O", "5 X and 2 O with O to move"),
     ],
 )
 def test_decode_refuses_bad_text(text: str, why: str) -> None:
@@ -382,7 +387,7 @@ def test_heuristic_works_on_both_big_boards() -> None:
                 scores = heuristic.move_scores(GAME, s)
                 assert len(scores) == len(GAME.legal(s))
                 assert min(scores) >= 1.0
-    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36"}, "2", "X")
+    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36", 6: "5", 7: "5", 8: "5"}, "2", "X")
     scores = dict(zip(GAME.legal(s), heuristic.move_scores(GAME, s), strict=True))
     assert scores[_move(1, 2, 2)] >= heuristic.WIN_SCORE
     assert heuristic.evaluate(GAME, s) > 0.5

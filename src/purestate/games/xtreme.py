@@ -164,6 +164,19 @@ def _valid(state: State) -> str | None:
         return "X makes the first move, a free one"
     if bonus and not (state.won_o if p else state.won_x):
         return "a bonus move needs a small board won by the player to move"
+    # Turns alternate, X first; a turn is one move, or two when its first move wins a small board.
+    # So X's marks minus O's are (X's turns minus O's, which is ``p ^ bonus``) plus X's bonus moves
+    # minus O's, and each player has made at most one bonus move per small board it won (less
+    # the bonus move it is about to make).
+    nx, no = state.x.bit_count(), state.o.bit_count()
+    extra = nx - no - (p ^ bonus)
+    if not -(state.won_o.bit_count() - (bonus and p == 1)) <= extra <= (
+        state.won_x.bit_count() - (bonus and p == 0)
+    ):
+        return (
+            f"{nx} X and {no} O with {MARKS[p]} to move: the difference is not one of the "
+            "turns, plus at most one bonus move per small board won"
+        )
     # the player who made the last move: the mover again on a bonus move, else the other one
     why = LAYOUT.unreachable_play(state, p if bonus else 1 - p)
     if why is not None:
