@@ -222,8 +222,14 @@ def test_open_move_only_when_both_targets_are_closed() -> None:
     assert "free move" in GAME.render(s)
 
 
+def _line_threat() -> State:
+    """X has won 1:0 and 1:1 (one bonus move each) and plays 1:2's cell 2 for the line."""
+    o = {3: "2", 4: "2", 5: "36", 6: "5", 7: "5", 8: "5"}
+    return _position({9: "012", 10: "012", 11: "01"}, o, "2", "X")
+
+
 def test_a_line_on_big_board_1_wins_at_once_with_no_bonus() -> None:
-    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36", 6: "5", 7: "5", 8: "5"}, "2", "X")
+    s = _line_threat()
     end = GAME.step(s, _move(1, 2, 2))
     assert GAME.is_over(end)
     assert not end.bonus
@@ -387,7 +393,7 @@ def test_heuristic_works_on_both_big_boards() -> None:
                 scores = heuristic.move_scores(GAME, s)
                 assert len(scores) == len(GAME.legal(s))
                 assert min(scores) >= 1.0
-    s = _position({9: "012", 10: "012", 11: "01"}, {3: "2", 4: "2", 5: "36", 6: "5", 7: "5", 8: "5"}, "2", "X")
+    s = _line_threat()
     scores = dict(zip(GAME.legal(s), heuristic.move_scores(GAME, s), strict=True))
     assert scores[_move(1, 2, 2)] >= heuristic.WIN_SCORE
     assert heuristic.evaluate(GAME, s) > 0.5
