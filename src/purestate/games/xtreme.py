@@ -170,9 +170,9 @@ def _valid(state: State) -> str | None:
     # the bonus move it is about to make).
     nx, no = state.x.bit_count(), state.o.bit_count()
     extra = nx - no - (p ^ bonus)
-    if not -(state.won_o.bit_count() - (bonus and p == 1)) <= extra <= (
-        state.won_x.bit_count() - (bonus and p == 0)
-    ):
+    most_x = state.won_x.bit_count() - (bonus and p == 0)
+    most_o = state.won_o.bit_count() - (bonus and p == 1)
+    if not -most_o <= extra <= most_x:
         return (
             f"{nx} X and {no} O with {MARKS[p]} to move: the difference is not one of the "
             "turns, plus at most one bonus move per small board won"

@@ -2,8 +2,9 @@
 
 ``openspiel`` loads any two-player, sequential, perfect-information, deterministic OpenSpiel game
 as a purestate ``Game`` (``purestate.make("openspiel:connect_four")``), exposes any purestate game
-as a pyspiel game (``as_pyspiel``), and wraps OpenSpiel's bots as purestate agents.
-``pettingzoo`` turns any purestate game into a PettingZoo AEC environment.
+as a pyspiel game (``as_pyspiel``, with observation tensors), and wraps OpenSpiel's bots as
+purestate agents. ``pettingzoo`` turns any purestate game into a PettingZoo AEC environment.
+``planes`` is what both show a learner: a position as 0/1 planes seen by one player.
 
 Both need optional extras (``purestate[openspiel]``, ``purestate[pettingzoo]``); without them
 the bridge refuses with one line naming the extra. The bridges hold pyspiel objects but do no

@@ -518,6 +518,7 @@ def _python_game(pyspiel: Any) -> type:
         def __init__(self, game: Game[Any, Any]) -> None:
             low, high = _utility_bounds(game)
             name = format_name(game)
+            planes = _planes_or_none(game)
             game_type = T(
                 short_name="purestate_" + game.spec.name,
                 long_name=f"purestate {name}",
@@ -530,8 +531,8 @@ def _python_game(pyspiel: Any) -> type:
                 min_num_players=2,
                 provides_information_state_string=False,
                 provides_information_state_tensor=False,
-                provides_observation_string=False,
-                provides_observation_tensor=False,
+                provides_observation_string=planes is not None,
+                provides_observation_tensor=planes is not None,
                 parameter_specification={},
             )
             info = pyspiel.GameInfo(
@@ -545,12 +546,55 @@ def _python_game(pyspiel: Any) -> type:
             )
             super().__init__(game_type, info, {})
             self.purestate = game
+            self.planes = planes
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            """The observation planes (``interop.planes``), or for a perfect-recall request the
+            public-information observer OpenSpiel makes for any perfect-information game."""
+            if iig_obs_type is None or (
+                iig_obs_type.public_info and not iig_obs_type.perfect_recall
+            ):
+                return _PlanesObserver(self.purestate, self.planes)
+            from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+            return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
         def new_initial_state(self, state: Any = None) -> Any:
             """The start, or the pyspiel state holding the purestate ``state``."""
             return PurestateState(self, self.purestate.initial() if state is None else state)
 
     return PurestateGame
+
+
+def _planes_or_none(game: Game[Any, Any]) -> Any:
+    from purestate.interop.planes import planes_of  # it imports this module
+
+    try:
+        return planes_of(game)
+    except SpecError:
+        return None
+
+
+class _PlanesObserver:
+    """OpenSpiel's observer protocol over a game's observation planes: ``tensor`` (flat, float32),
+    ``dict`` (the same numbers as rows × columns × planes), ``set_from`` and ``string_from``."""
+
+    def __init__(self, game: Game[Any, Any], planes: Any) -> None:
+        import numpy as np
+
+        self.game = game
+        self.planes = planes
+        shape = planes(game, game.initial(), 0).shape
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: Any, player: int) -> None:
+        """Fill ``tensor`` with the planes of a pyspiel state seen by ``player``."""
+        self.tensor[:] = self.planes(self.game, state.held.state, player).ravel()
+
+    def string_from(self, state: Any, player: int) -> str:
+        """The board as the game renders it (both players see the whole position)."""
+        return str(self.game.render(state.held.state))
 
 
 def to_pyspiel(game: Game[Any, Any], state: Any) -> Any:
