@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient  # needs httpx, which the test extra installs
+from starlette.testclient import TestClient  # needs httpx2, which the test extra installs
 from typer.testing import CliRunner
 
 import purestate
