@@ -273,6 +273,24 @@ def test_pyspiel_observations_are_the_planes_pettingzoo_shows(spec: str) -> None
 
 
 @needs_openspiel
+def test_observers_other_than_the_planes_are_openspiels_own_or_refused() -> None:
+    import pyspiel
+    from open_spiel.python.observation import make_observation
+
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = as_pyspiel(purestate.make("tictactoe"))
+    state = game.new_initial_state()
+    for action in (4, 0):
+        state.apply_action(action)
+    # perfect recall: the history, as OpenSpiel's observer for public-information games says it
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.string_from(state, 0) == "4, 0"
+    with pytest.raises(ValueError, match="not supported"):
+        make_observation(game, None, {"board": "big"})
+
+
+@needs_openspiel
 def test_openspiels_rl_environment_trains_its_q_learner_on_a_purestate_game() -> None:
     import numpy as np
     from open_spiel.python import rl_environment

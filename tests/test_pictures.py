@@ -202,13 +202,13 @@ def test_tron_trails_take_their_players_colours_given_the_history() -> None:
     from purestate.drawing.tron import TRAIL_COLOURS
 
     g = purestate.make("tron", map=parse_map("#######\n#1   2#\n#     #\n#######\n", "room"))
-    moves = [D, D, R, L]  # each cycle goes down, then towards the other
-    states = replay(g, moves, resigned=0).states
+    moves = [D, D, R]  # both cycles go down, then player 1 turns towards player 2
+    states = replay(g, moves, resigned=1).states
     last = states[-1]
     plain = str(purestate.svg(g, last))
     coloured = str(purestate.svg(g, last, history=states[:-1]))
-    # each player has left two cells behind its head: grey without the history, its colour with
-    assert plain.count('fill="#c9c9c9"') == 4
+    # behind its head player 1 has left two cells, player 2 one: grey without the history
+    assert plain.count('fill="#c9c9c9"') == 3
     assert all(plain.count(f'fill="{c}"') == 0 for c in TRAIL_COLOURS)
     assert coloured.count('fill="#c9c9c9"') == 0
-    assert [coloured.count(f'fill="{c}"') for c in TRAIL_COLOURS] == [2, 2]
+    assert [coloured.count(f'fill="{c}"') for c in TRAIL_COLOURS] == [2, 1]

@@ -544,3 +544,5 @@ def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> N
     for move in ("R", "D"):  # away from the walls: the bot keeps to them
         game = client.post(f"/api/play/{game['id']}/move", json={"move": move}).json()
     assert all(f'fill="{c}"' in game["svg"] for c in TRAIL_COLOURS)
+    # the person (player 1) started in the top left free cell, row 1 and column 1
+    assert f'x="38" y="38" width="28" height="28" fill="{TRAIL_COLOURS[0]}"' in game["svg"]

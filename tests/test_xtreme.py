@@ -319,6 +319,34 @@ def test_encode_is_readable_and_round_trips() -> None:
     assert GAME.decode(GAME.encode(b)) == b
 
 
+_E = "." * 9
+
+
+@pytest.mark.parametrize(
+    ("boards", "tail", "fix"),
+    [
+        # X completed a line with its third won board: that win gave no bonus move, so X made
+        # two at most; O needs a sixth mark
+        (["XXX......"] * 3 + [_E] * 6 + ["OO.......", "OO.......", "O........"], "* O", "O11"),
+        # X is on the bonus move its one won board gave, so it has made none before
+        (["XXX......", "X........", _E, _E, _E, "O........", "O........"], "2 X bonus", "O7"),
+        # the same for O
+        (["X........"] * 3 + [_E] * 6 + ["OOO......", "O........"], "2 O bonus", "X3"),
+        # O cannot have as many marks as X with O to move
+        (["X........", "O........"], "0 O", "X2"),
+    ],
+)
+def test_decode_refuses_mark_counts_no_game_leaves(boards: list[str], tail: str, fix: str) -> None:
+    """Each position is one mark short of a reachable one: ``fix`` says whose mark, on which
+    board (its first free cell)."""
+    cells = boards + [_E] * (18 - len(boards))
+    with pytest.raises(ParseError, match="the difference is not one of the turns"):
+        GAME.decode("".join(cells) + " " + tail)
+    mark, board = fix[0], int(fix[1:])
+    cells[board] = cells[board].replace(".", mark, 1)
+    GAME.decode("".join(cells) + " " + tail)
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [

@@ -166,12 +166,13 @@ def _valid(state: State) -> str | None:
         return "a bonus move needs a small board won by the player to move"
     # Turns alternate, X first; a turn is one move, or two when its first move wins a small board.
     # So X's marks minus O's are (X's turns minus O's, which is ``p ^ bonus``) plus X's bonus moves
-    # minus O's, and each player has made at most one bonus move per small board it won (less
-    # the bonus move it is about to make).
+    # minus O's, and each player has made at most one bonus move per small board it won, less
+    # the bonus move it is about to make and less the win that completed a line (it ended the game).
     nx, no = state.x.bit_count(), state.o.bit_count()
     extra = nx - no - (p ^ bonus)
-    most_x = state.won_x.bit_count() - (bonus and p == 0)
-    most_o = state.won_o.bit_count() - (bonus and p == 1)
+    line = winner(state)
+    most_x = state.won_x.bit_count() - (bonus and p == 0) - (line == 0)
+    most_o = state.won_o.bit_count() - (bonus and p == 1) - (line == 1)
     if not -most_o <= extra <= most_x:
         return (
             f"{nx} X and {no} O with {MARKS[p]} to move: the difference is not one of the "

@@ -551,9 +551,13 @@ def _python_game(pyspiel: Any) -> type:
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             """The observation planes (``interop.planes``), or for a perfect-recall request the
             public-information observer OpenSpiel makes for any perfect-information game."""
+            if params:
+                raise ValueError(f"observation parameters are not supported: {params}")
             if iig_obs_type is None or (
                 iig_obs_type.public_info and not iig_obs_type.perfect_recall
             ):
+                if self.planes is None:
+                    raise SpecError(f"no observation planes for {self.purestate.spec.name}")
                 return _PlanesObserver(self.purestate, self.planes)
             from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
