@@ -1,7 +1,8 @@
-"""The OpenSpiel bridge's three figures (issue 14): agreement, overhead and strength.
+"""The OpenSpiel bridge's figures (issue 14): agreement, overhead, strength, and the other way.
 
 Run: ``PYTHONPATH=src python benchmarks/interop.py [--games 1000] [--playouts 3000]
-[--strength 200] [--simulations 1000] [--only differential,overhead,strength]``
+[--strength 200] [--simulations 1000] [--episodes 2000]
+[--only differential,overhead,strength,rl]``
 
 - **Differential**: random games through the bridge (``purestate.make("openspiel:NAME")``, moves
   drawn from our keys), each replayed in lockstep on a native pyspiel state; counts the positions
@@ -12,6 +13,10 @@ Run: ``PYTHONPATH=src python benchmarks/interop.py [--games 1000] [--playouts 30
 - **Strength**: our default ``mcts`` against OpenSpiel's ``MCTSBot``
   (``openspiel_mcts:simulations=N``: uct_c 2, random rollouts) on connect_four at N simulations
   each, seats alternating; the score counts a draw as half, with its 95% Wilson interval.
+- **RL environment** (the other way): random episodes of OpenSpiel's ``rl_environment`` over
+  ``as_pyspiel(game)`` (observation tensors from our planes) against the same over OpenSpiel's own
+  C++ game (and, for tic-tac-toe, its Python one), CPU time in one run; the ratio is their time
+  / ours.
 """
 
 from __future__ import annotations
@@ -113,13 +118,35 @@ def strength(games: int, simulations: int) -> tuple[float, int, int, int]:
     return (w + d / 2) / max(games, 1), w, d, losses
 
 
+RL_GAMES = (
+    ("tictactoe", "tic_tac_toe"),
+    ("ultimate_tictactoe", "ultimate_tic_tac_toe"),
+    ("dots_and_boxes:rows=3,cols=3", "dots_and_boxes(num_rows=3,num_cols=3)"),
+)
+
+
+def rl_episodes(game: Any, episodes: int) -> None:
+    """``episodes`` random episodes of OpenSpiel's ``rl_environment`` over a pyspiel game."""
+    import numpy as np
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment(game, seed=0)
+    rng = np.random.RandomState(0)
+    for _ in range(episodes):
+        step = env.reset()
+        while not step.last():
+            mover = step.observations["current_player"]
+            step = env.step([rng.choice(step.observations["legal_actions"][mover])])
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=1000, help="random games per differential game")
     p.add_argument("--playouts", type=int, default=3000, help="playouts per overhead timing")
     p.add_argument("--strength", type=int, default=200, help="connect_four games, mcts vs theirs")
     p.add_argument("--simulations", type=int, default=1000, help="simulations per move, each")
-    p.add_argument("--only", default="differential,overhead,strength")
+    p.add_argument("--episodes", type=int, default=2000, help="rl_environment episodes per game")
+    p.add_argument("--only", default="differential,overhead,strength,rl")
     args = p.parse_args(argv)
     parts = set(args.only.split(","))
     if "differential" in parts:
@@ -154,6 +181,34 @@ def main(argv: list[str] | None = None) -> None:
             f"{losses} L in {n} games, {time.time() - t:.0f} s",
             flush=True,
         )
+
+    if "rl" in parts:
+        from purestate.interop.openspiel import as_pyspiel
+
+        print(f"rl_environment: {args.episodes} random episodes, CPU time, one run")
+        for ours_name, native_name in RL_GAMES:
+            bridged = as_pyspiel(purestate.make_spec(ours_name))
+            native = pyspiel.load_game(native_name)
+            rl_episodes(bridged, 10)  # warm both
+            rl_episodes(native, 10)
+            ours = _timed(lambda g=bridged: rl_episodes(g, args.episodes))
+            theirs = _timed(lambda g=native: rl_episodes(g, args.episodes))
+            print(
+                f"  {ours_name}: as_pyspiel {ours:.3f} s, OpenSpiel's C++ game {theirs:.3f} s, "
+                f"speed ratio {theirs / ours:.2f}x",
+                flush=True,
+            )
+            if ours_name == "tictactoe":  # OpenSpiel's own Python game: the same API as ours
+                import open_spiel.python.games  # noqa: F401 (registers python_tic_tac_toe)
+
+                python = pyspiel.load_game("python_tic_tac_toe")
+                rl_episodes(python, 10)
+                theirs = _timed(lambda g=python: rl_episodes(g, args.episodes))
+                print(
+                    f"  tictactoe: OpenSpiel's Python game {theirs:.3f} s, "
+                    f"speed ratio {theirs / ours:.2f}x",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

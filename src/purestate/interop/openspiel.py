@@ -588,13 +588,22 @@ class _PlanesObserver:
 
         self.game = game
         self.planes = planes
-        shape = planes(game, game.initial(), 0).shape
-        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.start = game.initial()
+        # pyspiel reads the start position's planes before every observation it is asked for
+        self.at_start = tuple(
+            planes(game, self.start, p).ravel().astype(np.float32) for p in (0, 1)
+        )
+        shape = planes(game, self.start, 0).shape
+        self.tensor = np.zeros(self.at_start[0].size, np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: Any, player: int) -> None:
         """Fill ``tensor`` with the planes of a pyspiel state seen by ``player``."""
-        self.tensor[:] = self.planes(self.game, state.held.state, player).ravel()
+        position = state.held.state
+        if position == self.start:
+            self.tensor[:] = self.at_start[player]
+        else:
+            self.tensor[:] = self.planes(self.game, position, player).ravel()
 
     def string_from(self, state: Any, player: int) -> str:
         """The board as the game renders it (both players see the whole position)."""

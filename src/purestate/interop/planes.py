@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from purestate.core.game import Game
+from purestate.core.memo import memo
 from purestate.core.spec import SpecError
 from purestate.interop.openspiel import OpenSpielGame
 
@@ -21,23 +22,29 @@ from purestate.interop.openspiel import OpenSpielGame
 
 
 def _bits(x: int, n: int) -> np.ndarray:
-    return np.array([(x >> i) & 1 for i in range(n)], dtype=np.int8)
+    """Bits 0..n-1 of ``x`` as 0/1 (int8), through numpy: a Python loop costs far more past a
+    few dozen bits (Xtreme's boards have 1,458)."""
+    raw = np.frombuffer(x.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=n, bitorder="little").view(np.int8)
 
 
 def _tictactoe(game: Any, s: Any, p: int) -> np.ndarray:
     mine, theirs = (s.x, s.o) if p == 0 else (s.o, s.x)
-    return np.stack([_bits(mine, 9).reshape(3, 3), _bits(theirs, 9).reshape(3, 3)], axis=-1)
+    # both marks in one number, then plane-major to plane-last
+    return np.ascontiguousarray(_bits(mine | theirs << 9, 18).reshape(2, 3, 3).transpose(1, 2, 0))
 
 
-def _grid(cells: np.ndarray, boards: int) -> np.ndarray:
-    """Cells ``(board * 9 + cell)`` of ``boards`` 3×3 grids of 3×3 boards, as rows × columns
-    of 9 × 9 per grid, the grids side by side (Xtreme's two big boards)."""
-    out = np.zeros((9, 9 * boards), dtype=np.int8)
+@memo(size=4, why="one index table per number of big boards (1 or 2)")
+def _grid_index(boards: int) -> np.ndarray:
+    """For each square of ``boards`` 3×3 grids of 3×3 boards, side by side (9 rows, 9 columns
+    a grid), the cell ``board * 9 + cell`` it shows."""
+    index = np.zeros((9, 9 * boards), dtype=np.intp)
     for b in range(9 * boards):
         k, pos = divmod(b, 9)
         for c in range(9):
-            out[3 * (pos // 3) + c // 3, 9 * k + 3 * (pos % 3) + c % 3] = cells[b * 9 + c]
-    return out
+            index[3 * (pos // 3) + c // 3, 9 * k + 3 * (pos % 3) + c % 3] = b * 9 + c
+    index.flags.writeable = False
+    return index
 
 
 def _small_boards(boards: int) -> Callable[[Any, Any, int], np.ndarray]:
@@ -47,12 +54,12 @@ def _small_boards(boards: int) -> Callable[[Any, Any, int], np.ndarray]:
         won_x, won_o = s.boards & ((1 << n) - 1), (s.boards >> n) & ((1 << n) - 1)
         marks = (s.x, s.o) if p == 0 else (s.o, s.x)
         won = (won_x, won_o) if p == 0 else (won_o, won_x)
-        # a won small board shows as all nine of its cells
-        return np.stack(
-            [_grid(_bits(m, 9 * n), boards) for m in marks]
-            + [_grid(np.repeat(_bits(w, n), 9), boards) for w in won],
-            axis=-1,
-        )
+        cells = np.concatenate(
+            [_bits(m, 9 * n) for m in marks]
+            # a won small board shows as all nine of its cells
+            + [np.repeat(_bits(w, n), 9) for w in won]
+        ).reshape(4, 9 * n)
+        return np.ascontiguousarray(cells[:, _grid_index(boards)].transpose(1, 2, 0))
 
     return planes
 
