@@ -212,3 +212,17 @@ def test_tron_trails_take_their_players_colours_given_the_history() -> None:
     assert all(plain.count(f'fill="{c}"') == 0 for c in TRAIL_COLOURS)
     assert coloured.count('fill="#c9c9c9"') == 0
     assert [coloured.count(f'fill="{c}"') for c in TRAIL_COLOURS] == [2, 1]
+
+
+def test_the_terminal_board_colours_each_trail_by_its_player() -> None:
+    from purestate.cli.tron import _board_text
+
+    g = purestate.make("tron", map=parse_map("#######\n#1   2#\n#     #\n#######\n", "room"))
+    states = replay(g, [D, D, R], resigned=1).states
+    text = _board_text(g, states)
+    styles = {(span.start, span.end): str(span.style) for span in text.spans}
+    cols = g.board.cols + 1  # each row ends with a newline
+    assert styles[(1 * cols + 1, 1 * cols + 2)] == "blue"  # player 1 started at row 1, column 1
+    assert styles[(2 * cols + 1, 2 * cols + 2)] == "blue"
+    assert styles[(1 * cols + 5, 1 * cols + 6)] == "red"  # player 2 started at row 1, column 5
+    assert sum(style in ("blue", "red") for style in styles.values()) == 3

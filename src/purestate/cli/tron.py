@@ -37,7 +37,7 @@ from purestate.core.spec import SpecError
 from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
 from purestate.games.tron.maps import MAX_MAP_SIDE, Map
-from purestate.games.tron.rules import MOVE_NAMES, State, Tron
+from purestate.games.tron.rules import MOVE_NAMES, State, Tron, trails
 from purestate.heuristics.tron import TERMS
 from purestate.io.files import write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
@@ -131,21 +131,11 @@ def _execute(
         return LocalExecutor(jobs).run(fn, items, advance)
 
 
-def _owners(game: Tron, states: Sequence[State]) -> list[int]:
-    m = game.board
-    owner = [0] * m.size
-    for s in states:
-        for p, h in ((1, s.head0), (2, s.head1)):
-            if h >= 0 and not owner[h]:
-                owner[h] = p
-    return owner
-
-
 def _board_text(game: Tron, states: Sequence[State]) -> Text:
     """The board with each cycle's trail in its colour."""
     m = game.board
     s = states[-1]
-    owner = _owners(game, states)
+    trail = trails(states)
     text = Text()
     styles = {1: "bold blue", 2: "bold red"}
     for r in range(m.rows):
@@ -157,8 +147,10 @@ def _board_text(game: Tron, states: Sequence[State]) -> Text:
                 text.append("2", styles[2])
             elif m.walls >> i & 1:
                 text.append("#", "white")
-            elif owner[i]:
-                text.append("x", "blue" if owner[i] == 1 else "red")
+            elif trail[0] >> i & 1:
+                text.append("x", "blue")
+            elif trail[1] >> i & 1:
+                text.append("x", "red")
             elif s.blocked >> i & 1:
                 text.append("x", "dim")
             else:
