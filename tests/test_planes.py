@@ -21,8 +21,6 @@ def _random_game(spec: str, seed: int) -> tuple[Any, list[Any], list[int]]:
     return game, states, moves
 
 
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_small_board_planes_are_the_moves_played(seed: int) -> None:
     for spec, grids in (("tictactoe", 0), ("ultimate_tictactoe", 1), ("xtreme_tictactoe", 2)):
