@@ -164,6 +164,12 @@ def _valid(state: State) -> str | None:
         return "X makes the first move, a free one"
     if bonus and not (state.won_o if p else state.won_x):
         return "a bonus move needs a small board won by the player to move"
+    # the player who made the last move: the mover again on a bonus move, else the other one
+    why = LAYOUT.unreachable_play(state, p if bonus else 1 - p)
+    if why is not None:
+        return why
+    if bonus and _over(state):
+        return "no bonus move once the game is over"
     # Turns alternate, X first; a turn is one move, or two when its first move wins a small board.
     # So X's marks minus O's are (X's turns minus O's, which is ``p ^ bonus``) plus X's bonus moves
     # minus O's, and each player has made at most one bonus move per small board it won, less
@@ -178,12 +184,6 @@ def _valid(state: State) -> str | None:
             f"{nx} X and {no} O with {MARKS[p]} to move: the difference is not one of the "
             "turns, plus at most one bonus move per small board won"
         )
-    # the player who made the last move: the mover again on a bonus move, else the other one
-    why = LAYOUT.unreachable_play(state, p if bonus else 1 - p)
-    if why is not None:
-        return why
-    if bonus and _over(state):
-        return "no bonus move once the game is over"
     return None
 
 
