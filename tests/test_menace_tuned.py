@@ -42,3 +42,28 @@ def test_tuned_loses_far_fewer_games_to_perfect_than_scroggs() -> None:
             assert not result.refused and len(result.outcomes) == 300
             losses[preset] = result.outcomes.count(-1)
         assert 3 * losses["tuned"] <= losses["scroggs"], (seed, losses)
+
+
+def test_the_presets_page_shows_what_its_sweep_gives() -> None:
+    # docs/experiments/menace-presets.md promises that anyone rerunning its sweep gets its
+    # figures: play the same 3 presets x 32 seeds x 2,000 games and read the page's table
+    import re
+    import statistics
+    from pathlib import Path
+
+    page = Path(__file__).parent.parent / "docs" / "experiments" / "menace-presets.md"
+    rows = re.findall(
+        r"^\| `menace:preset=(\w+)` \| (\d+) \| ([\d.]+) \| (\d+)–(\d+) \| (\d+) \|$",
+        page.read_text(encoding="utf-8"),
+        re.MULTILINE,
+    )
+    assert [r[0] for r in rows] == ["michie", "scroggs", "tuned"]
+    for preset, runs, median, low, high, died in rows:
+        losses, dead = [], 0
+        for seed in range(int(runs)):
+            run = Selfplay(agent=f"menace:preset={preset}", opponent="perfect", seed=seed)
+            result = play_chunk(Chunk(run, 0, 2000, None))
+            losses.append(result.outcomes.count(-1))
+            dead += result.refused > 0
+        assert statistics.median(losses) == float(median), preset
+        assert (min(losses), max(losses), dead) == (int(low), int(high), int(died)), preset
