@@ -358,6 +358,7 @@ def test_the_lab_streams_its_training_and_stops_when_the_page_goes(client: TestC
     seen = []
     with client.stream("GET", f"/api/menace/{lid}/events") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
+        assert "content-encoding" not in stream.headers  # compressed, it would not stream
         refused(client.get(f"/api/menace/{lid}/events"), 409, "already go to another page")
         for line in stream.iter_lines():
             if line.startswith("data: "):
@@ -372,6 +373,14 @@ def test_the_lab_streams_its_training_and_stops_when_the_page_goes(client: TestC
     stopped = client.get(f"/api/menace/{lid}").json()["games"]
     time.sleep(0.3)
     assert client.get(f"/api/menace/{lid}").json()["games"] == stopped < 100_000
+
+
+def test_big_answers_are_compressed(client: TestClient) -> None:
+    lab = client.post("/api/menace", json=LAB)
+    assert lab.headers["content-encoding"] == "gzip"
+    # 304 boxes drawn as SVG: the text shrinks over tenfold on the wire
+    assert int(lab.headers["content-length"]) * 10 < len(lab.content)
+    assert client.get("/api/menace/x").headers.get("content-encoding") is None  # a short error
 
 
 def test_one_lab_per_browser_session(client: TestClient) -> None:

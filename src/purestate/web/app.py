@@ -21,6 +21,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -368,6 +369,9 @@ def create_app(runs: Path) -> Starlette:
         },
     )
     app.add_middleware(BodyLimit)
+    # boards are SVG text: the MENACE lab's 304 boxes are 600 KB, about 40 KB compressed (server-
+    # sent events are left alone by the middleware, so live updates still stream)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     return app
 
 
