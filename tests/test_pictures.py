@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,7 +15,7 @@ from purestate.cli import app
 from purestate.cli.menace import box_lines, cell_width
 from purestate.core.episode import replay
 from purestate.core.keys import key
-from purestate.games.tron import Tron, parse_map
+from purestate.games.tron import Tron, parse_map, trails
 from purestate.io.plots import (
     block_ends,
     curve_title,
@@ -215,7 +216,7 @@ def test_tron_trails_take_their_players_colours_given_the_history() -> None:
 
 
 def test_the_terminal_board_colours_each_trail_by_its_player() -> None:
-    from purestate.cli.tron import _board_text
+    from purestate.cli.boards import tron_board as _board_text
 
     g = purestate.make("tron", map=parse_map("#######\n#1   2#\n#     #\n#######\n", "room"))
     states = replay(g, [D, D, R], resigned=1).states
@@ -226,3 +227,27 @@ def test_the_terminal_board_colours_each_trail_by_its_player() -> None:
     assert styles[(2 * cols + 1, 2 * cols + 2)] == "blue"
     assert styles[(1 * cols + 5, 1 * cols + 6)] == "red"  # player 2 started at row 1, column 5
     assert sum(style in ("blue", "red") for style in styles.values()) == 3
+
+
+def test_a_person_at_the_terminal_is_shown_the_game_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    import purestate.cli.play as play_module
+
+    shown: list[tuple[Any, ...]] = []
+    real = play_module.board
+
+    def spy(game: Any, states: Any) -> Any:
+        shown.append(tuple(states))
+        return real(game, states)
+
+    monkeypatch.setattr(play_module, "board", spy)
+    result = CliRunner().invoke(
+        app, ["play", "tron:map=small_room", "--opponent", "tron_wall", "--seed", "2"],
+        input="R\nD\nq\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    g = purestate.make("tron", map="small_room")
+    # three boards, each showing one more position: the start, then after each round
+    assert [len(states) for states in shown] == [1, 2, 3]
+    assert shown[0][0] == g.initial() and shown[2][:2] == shown[1]
+    mine, _ = trails(shown[2])
+    assert mine >> g.initial().head0 & 1  # the person's start cell is its trail

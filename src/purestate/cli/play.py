@@ -18,6 +18,7 @@ import typer
 from attrs import frozen
 
 from purestate.cli import app
+from purestate.cli.boards import board
 from purestate.cli.common import (
     UserError,
     agent_from,
@@ -76,18 +77,21 @@ def _human_move(game: Any, state: Any) -> Any:
 class Person(FixedPolicy):
     """The person at the terminal as an agent: ``act`` shows what they may see and asks.
 
-    Raises ``Leave`` from ``act`` when they quit; the shell catches it.
+    Its table is the positions it has been shown this game (``None`` at the start), so a board
+    that needs the game so far (Tron's trails, in each player's colour) can be drawn. Raises
+    ``Leave`` from ``act`` when they quit; the shell catches it.
     """
 
     spec = "person"
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Show the board (the person's observation) and read a legal move."""
-        console.print(game.render(state))
+        seen = (*(table or ()), state)
+        console.print(board(game, seen))
         move = _human_move(game, state)
         if move is None:
             raise Leave
-        return Decision(move)
+        return Decision(move, seen)
 
 
 def _hidden_from(game: Any, state: Any, person: int) -> bool:
@@ -237,7 +241,7 @@ def _session(g: Any, agents: list[Any], bot: Any, bot_table: Any, human: int, ru
         except Leave:
             console.print("bye.")
             return
-        console.print(g.render(ep.final))
+        console.print(board(g, ep.states))
         console.print(f"[bold]{_result_line(ep, human)}[/]")
         keep(game_no, ep)
         if learn and table is not None:

@@ -18,9 +18,9 @@ import typer
 from rich.live import Live
 from rich.progress import Progress
 from rich.table import Table
-from rich.text import Text
 
 from purestate.cli import app
+from purestate.cli.boards import tron_board
 from purestate.cli.common import (
     UserError,
     console,
@@ -37,7 +37,7 @@ from purestate.core.spec import SpecError
 from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
 from purestate.games.tron.maps import MAX_MAP_SIDE, Map
-from purestate.games.tron.rules import MOVE_NAMES, State, Tron, trails
+from purestate.games.tron.rules import MOVE_NAMES, State, Tron
 from purestate.heuristics.tron import TERMS
 from purestate.io.files import write_atomic
 from purestate.io.maps import load_map, shipped_map, shipped_names
@@ -131,44 +131,14 @@ def _execute(
         return LocalExecutor(jobs).run(fn, items, advance)
 
 
-def _board_text(game: Tron, states: Sequence[State]) -> Text:
-    """The board with each cycle's trail in its colour."""
-    m = game.board
-    s = states[-1]
-    trail = trails(states)
-    text = Text()
-    styles = {1: "bold blue", 2: "bold red"}
-    for r in range(m.rows):
-        for c in range(m.cols):
-            i = r * m.cols + c
-            if i == s.head0:
-                text.append("1", styles[1])
-            elif i == s.head1:
-                text.append("2", styles[2])
-            elif m.walls >> i & 1:
-                text.append("#", "white")
-            elif trail[0] >> i & 1:
-                text.append("x", "blue")
-            elif trail[1] >> i & 1:
-                text.append("x", "red")
-            elif s.blocked >> i & 1:
-                text.append("x", "dim")
-            else:
-                text.append(" ")
-        text.append("\n")
-    last = game.render(s).splitlines()[-1]
-    text.append(last)
-    return text
-
-
 def _show_game(game: Tron, states: Sequence[State], delay: float) -> None:
     """Draw a game move by move (in a terminal), or its final board (otherwise)."""
     if not console.is_terminal or delay <= 0:
-        console.print(_board_text(game, states))
+        console.print(tron_board(game, states))
         return
-    with Live(_board_text(game, states[:1]), console=console, auto_refresh=False) as live:
+    with Live(tron_board(game, states[:1]), console=console, auto_refresh=False) as live:
         for i in range(1, len(states) + 1):
-            live.update(_board_text(game, states[:i]), refresh=True)
+            live.update(tron_board(game, states[:i]), refresh=True)
             time.sleep(delay)
 
 
