@@ -229,7 +229,10 @@ def test_the_terminal_board_colours_each_trail_by_its_player() -> None:
     assert sum(style in ("blue", "red") for style in styles.values()) == 3
 
 
-def test_a_person_at_the_terminal_is_shown_the_game_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("seat", ["first", "second"])
+def test_a_person_at_the_terminal_is_shown_the_game_so_far(
+    monkeypatch: pytest.MonkeyPatch, seat: str
+) -> None:
     import purestate.cli.play as play_module
 
     shown: list[tuple[Any, ...]] = []
@@ -241,13 +244,17 @@ def test_a_person_at_the_terminal_is_shown_the_game_so_far(monkeypatch: pytest.M
 
     monkeypatch.setattr(play_module, "board", spy)
     result = CliRunner().invoke(
-        app, ["play", "tron:map=small_room", "--opponent", "tron_wall", "--seed", "2"],
-        input="R\nD\nq\n",
+        app, ["play", "tron:map=small_room", "--opponent", "tron_wall", "--seed", "2",
+              "--seat", seat],
+        input="R\nD\nq\n" if seat == "first" else "L\nU\nq\n",  # away from the walls
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     g = purestate.make("tron", map="small_room")
-    # three boards, each showing one more position: the start, then after each round
-    assert [len(states) for states in shown] == [1, 2, 3]
-    assert shown[0][0] == g.initial() and shown[2][:2] == shown[1]
-    mine, _ = trails(shown[2])
-    assert mine >> g.initial().head0 & 1  # the person's start cell is its trail
+    start = g.initial()
+    # three boards, each showing one more position, from the start (which the second seat is
+    # never shown: the bot has moved by then)
+    first = 1 if seat == "first" else 2
+    assert [len(states) for states in shown] == [first, first + 1, first + 2]
+    assert shown[0][0] == start and shown[2][:-1] == shown[1]
+    t0, t1 = trails(shown[2])
+    assert t0 >> start.head0 & 1 and t1 >> start.head1 & 1  # both start cells are trails

@@ -77,16 +77,21 @@ def _human_move(game: Any, state: Any) -> Any:
 class Person(FixedPolicy):
     """The person at the terminal as an agent: ``act`` shows what they may see and asks.
 
-    Its table is the positions it has been shown this game (``None`` at the start), so a board
-    that needs the game so far (Tron's trails, in each player's colour) can be drawn. Raises
-    ``Leave`` from ``act`` when they quit; the shell catches it.
+    Its table is the positions of the game so far that it has been shown, from the start (the
+    person in the second seat never sees it otherwise), so a board that needs the game so far
+    (Tron's trails, in each player's colour) can be drawn. Raises ``Leave`` from ``act`` when they
+    quit; the shell catches it.
     """
 
     spec = "person"
 
+    def initial_table(self, game: Game[Any, Any], seat: int) -> tuple[Any, ...]:
+        """The start position: the first the game has shown."""
+        return (game.initial(),)
+
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Show the board (the person's observation) and read a legal move."""
-        seen = (*(table or ()), state)
+        seen = table if table[-1] == state else (*table, state)
         console.print(board(game, seen))
         move = _human_move(game, state)
         if move is None:
@@ -115,11 +120,16 @@ def _play_one(game: Any, agents: list[Any], tables: list[Any], k: Key, person: i
             unannounced.append(move)
         if not _hidden_from(game, state, person):
             for m in unannounced:
-                console.print(f"{bot.spec} plays {game.format_move(m)}")
+                _announce(bot, game, m)
             unannounced.clear()
     for m in unannounced:
-        console.print(f"{bot.spec} plays {game.format_move(m)}")
+        _announce(bot, game, m)
     return episode
+
+
+def _announce(bot: Any, game: Any, move: Any) -> None:
+    # a spec is text, not data: no colours for its numbers and key=value pairs
+    console.print(f"{bot.spec} plays {game.format_move(move)}", highlight=False)
 
 
 def _result_line(ep: Episode, human: int) -> str:
@@ -235,7 +245,8 @@ def _session(g: Any, agents: list[Any], bot: Any, bot_table: Any, human: int, ru
     """Games until the person leaves; ``keep`` is told of each finished game."""
     game_no = 0
     while True:
-        tables: list[Any] = [None, bot_table] if human == 0 else [bot_table, None]
+        mine = agents[human].initial_table(g, human)
+        tables: list[Any] = [mine, bot_table] if human == 0 else [bot_table, mine]
         try:
             ep = _play_one(g, agents, tables, fold_in(run_key, game_no), human)
         except Leave:

@@ -590,12 +590,12 @@ class _PlanesObserver:
         self.planes = planes
         self.start = game.initial()
         # pyspiel reads the start position's planes before every observation it is asked for
-        self.at_start = tuple(
-            planes(game, self.start, p).ravel().astype(np.float32) for p in (0, 1)
-        )
-        shape = planes(game, self.start, 0).shape
+        first = [planes(game, self.start, p) for p in (0, 1)]
+        self.at_start = tuple(a.ravel().astype(np.float32) for a in first)
+        for a in self.at_start:
+            a.flags.writeable = False
         self.tensor = np.zeros(self.at_start[0].size, np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
+        self.dict = {"observation": self.tensor.reshape(first[0].shape)}
 
     def set_from(self, state: Any, player: int) -> None:
         """Fill ``tensor`` with the planes of a pyspiel state seen by ``player``."""
