@@ -296,7 +296,7 @@ def test_auto_playouts_use_the_games_kernel_else_decisive_playouts() -> None:
 
 
 def test_classic_spec_spells_out_the_old_defaults() -> None:
-    from purestate.agents.mcts import classic_spec
+    from purestate.core.registry import classic_spec
 
     old = classic_spec("mcts:simulations=300")
     assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false"
@@ -313,8 +313,8 @@ def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: 
 
     from typer.testing import CliRunner
 
-    from purestate.agents.mcts import classic_spec
     from purestate.cli import app
+    from purestate.core.registry import classic_spec
 
     def selfplay(*args: str) -> Any:
         cmd = ["selfplay", "--agent", "menace", "--seed", "3", "--no-plot", *args]
@@ -351,8 +351,8 @@ def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path:
 
     from typer.testing import CliRunner
 
-    from purestate.agents.mcts import classic_spec
     from purestate.cli import app
+    from purestate.core.registry import classic_spec
 
     def sweep(opponent: str, *args: str) -> Any:
         cmd = ["sweep", "--grid", "menace", "--seeds", "0", "--games", "4", "--block", "2",

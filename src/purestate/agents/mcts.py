@@ -32,8 +32,8 @@ The hot loop runs on local values and one local ``random.Random`` per ``act`` fr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal
 
 from attrs import field, frozen
 
@@ -43,7 +43,7 @@ from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
 from purestate.core.hooks import playout_of
 from purestate.core.keys import Key
-from purestate.core.spec import build, format_spec, parse_spec
+from purestate.core.spec import format_spec
 
 MoveScores = Callable[[Game[Any, Any], Any], tuple[float, ...]]
 
@@ -169,29 +169,6 @@ def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -
     return None
 
 
-CLASSIC_DEFAULTS = {"c": "1.0", "playout": "random", "decisive": "false"}
-"""The options whose defaults changed with issue 15, at the values they had before: a spec saved
-before then (``mcts:simulations=300``) meant these wherever it did not set them."""
-
-
-def classic_spec(spec: str) -> str:
-    """The spec that means today what ``spec`` meant before the defaults changed (issue 15).
-
-    Options the spec sets keep their values and the others in ``CLASSIC_DEFAULTS`` get their old
-    defaults: ``mcts:simulations=300`` becomes
-    ``mcts:simulations=300,c=1.0,playout=random,decisive=false``. Specs of other agents come back
-    as they are.
-
-    Raises:
-        SpecError: for a bad ``mcts`` spec.
-    """
-    name, params = parse_spec(spec)
-    if name != "mcts":
-        return spec
-    old = {**CLASSIC_DEFAULTS, **params}
-    return format_spec("mcts", build(MCTS, "mcts", old), always=tuple(CLASSIC_DEFAULTS))
-
-
 @frozen
 class MCTS:
     """UCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
@@ -214,6 +191,15 @@ class MCTS:
             with an immediate win is proven when it is created and the move into it is a
             proven loss for the player who made it.
     """
+
+    CLASSIC_DEFAULTS: ClassVar[Mapping[str, str]] = {
+        "c": "1.0",
+        "playout": "random",
+        "decisive": "false",
+    }
+    """The options whose defaults changed with issue 15, at the values they had before: a spec
+    saved before then (``mcts:simulations=300``) meant these wherever it did not set them
+    (``core.registry.classic_spec``)."""
 
     simulations: int = field(default=1000)
     seconds: float = 0.0

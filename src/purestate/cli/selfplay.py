@@ -11,7 +11,6 @@ from attrs import frozen
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from purestate.agents.mcts import classic_spec
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
@@ -24,7 +23,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.learning import cumulative_incentive, wilson
-from purestate.core.registry import agent, make_spec
+from purestate.core.registry import agent, classic_spec, make_spec
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record
 from purestate.io import plots

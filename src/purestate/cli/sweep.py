@@ -26,7 +26,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from purestate.agents.mcts import classic_spec
 from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
@@ -43,6 +42,7 @@ from purestate.cli.selfplay import (
     restore_run,
     run_folder_of,
 )
+from purestate.core.registry import classic_spec
 from purestate.core.spec import SpecError
 from purestate.executors import executor
 from purestate.experiments.selfplay import SELF, Selfplay, summarize

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from purestate.core.agent import Agent
 from purestate.core.game import Game
-from purestate.core.hooks import from_params_of
-from purestate.core.spec import SpecError, build, parse_spec
+from purestate.core.hooks import classic_defaults_of, from_params_of
+from purestate.core.spec import SpecError, build, format_spec, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
 _GAMES: dict[str, str] = {
@@ -155,6 +155,30 @@ def agent_class(name: str) -> type:
         raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
     cls: type = _load(_AGENTS[name])
     return cls
+
+
+def classic_spec(spec: str) -> str:
+    """The spec that means today what ``spec`` meant in a file written before its agent's
+    defaults changed (a ``run.json`` of format ``purestate.run/1``, a ``sweep.json`` without one).
+
+    Options the spec sets keep their values; the agent's changed options (``ChangedDefaults``) get
+    their old values, spelled out: ``mcts:simulations=300`` becomes
+    ``mcts:simulations=300,c=1.0,playout=random,decisive=false``. A spec of an agent whose
+    defaults never changed, or of no registered agent, comes back as it is.
+
+    Raises:
+        SpecError: for a bad spec of an agent whose defaults changed.
+    """
+    name, params = parse_spec(spec)
+    try:
+        cls = agent_class(name)
+    except SpecError:
+        return spec
+    old = classic_defaults_of(cls)
+    if not old:
+        return spec
+    name = _AGENT_ALIASES.get(name, name)
+    return format_spec(name, build(cls, name, {**old, **params}), always=tuple(old))
 
 
 def evaluations() -> tuple[str, ...]:

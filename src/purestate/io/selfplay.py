@@ -45,7 +45,7 @@ def table_files(run: Selfplay) -> tuple[str, ...]:
 
 RUN_FORMAT = "purestate.run/2"
 """The manifest's format. ``/2`` runs were written after ``mcts``'s defaults changed (issue 15);
-in a ``/1`` run an ``mcts`` spec means what it meant then (``agents.mcts.classic_spec``)."""
+in a ``/1`` run an ``mcts`` spec means what it meant then (``core.registry.classic_spec``)."""
 
 
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
