@@ -28,9 +28,12 @@ def analyze_command(
     ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Score a table's greedy moves against the exact solver: the share of optimal moves over
-    every position it covers, the mean loss, and a game against the solver from each seat the
-    table plays. Greedy: Q-learning and SARSA the highest value, MENACE the most beads."""
+    """Score a table's greedy moves against the exact solver.
+
+    Prints the share of optimal moves over every position the table covers, the mean loss, and a
+    game against the solver from each seat the table plays. Greedy: Q-learning and SARSA the
+    highest value, MENACE the most beads.
+    """
     g = game_from(game)
     require_solvable(g, "analyze")  # before reading a table of a game it cannot score
     a, loaded = table_from(table, g, agent)

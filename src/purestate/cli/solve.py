@@ -95,8 +95,11 @@ def solve_command(
     ] = 200_000,
     as_json: AsJson = False,
 ) -> None:
-    """Solve a small game: its value for the first player, the value of every opening move, and
-    (when the game is small enough) its positions and games counted."""
+    """Solve a small game: its value and the value of every opening move.
+
+    The value is the first player's; when the game is small enough its positions and games are
+    counted too.
+    """
     g = _game_with(game, rows, cols)
     spec = format_spec(g.spec.name, g)
     try:
