@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -223,3 +224,20 @@ def test_the_cli_reference_is_the_help() -> None:
     assert page.read_text(encoding="utf-8") == markdown(), (
         "docs/cli.md is stale: python -m purestate.cli.reference > docs/cli.md"
     )
+
+
+def test_every_command_opens_with_a_one_line_summary() -> None:
+    # the command lists show a command's first paragraph with its line breaks kept
+    import typer.main
+
+    def commands(cmd: Any, path: str) -> list[tuple[str, Any]]:
+        subs = getattr(cmd, "commands", None)  # a group (typer carries its own click)
+        if subs is not None:
+            return [c for name, sub in subs.items() for c in commands(sub, f"{path} {name}")]
+        return [(path, cmd)]
+
+    found = commands(typer.main.get_command(app), "purestate")
+    assert len(found) >= 15
+    for path, cmd in found:
+        summary = (cmd.help or "").strip().split("\n\n")[0]
+        assert summary and "\n" not in summary, path

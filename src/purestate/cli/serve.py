@@ -32,10 +32,10 @@ def serve_command(
         bool, typer.Option("--open", help="Open the start page in the web browser.")
     ] = False,
 ) -> None:
-    """Serve the browser app: play any game against any agent, watch MENACE learn in the
-    MENACE lab, browse runs, replay their games and travel through their learned tables.
+    """Serve the browser app: play, watch MENACE learn, browse and replay runs.
 
-    Boards, rules and bot moves come from the library; the pages draw and send clicks.
+    Play any game against any agent, watch MENACE learn in the MENACE lab, browse runs, replay
+    their games and travel through their learned tables. Boards, rules and bot moves come from the library; the pages draw and send clicks.
     Example: purestate serve --runs runs --open
     """
     import uvicorn  # the server is only needed here: the other commands start faster without it
