@@ -35,7 +35,8 @@ def serve_command(
     """Serve the browser app: play, watch MENACE learn, browse and replay runs.
 
     Play any game against any agent, watch MENACE learn in the MENACE lab, browse runs, replay
-    their games and travel through their learned tables. Boards, rules and bot moves come from the library; the pages draw and send clicks.
+    their games and travel through their learned tables. Boards, rules and bot moves come from
+    the library; the pages draw and send clicks.
     Example: purestate serve --runs runs --open
     """
     import uvicorn  # the server is only needed here: the other commands start faster without it
