@@ -52,6 +52,30 @@ def _spaces(game: Game[Any, Any], plane: np.ndarray, n: int) -> tuple[Any, Any]:
     return obs, spaces.Discrete(n)
 
 
+def _checked(render_mode: str | None) -> None:
+    if render_mode not in (None, "ansi"):
+        raise SpecError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+
+
+class _Spaces:
+    """What both environments set up alike: the game, its spaces, the start position."""
+
+    def _set_up(self, game: Game[Any, Any], planes: Any, render_mode: str | None) -> None:
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        obs, act = _spaces(game, planes(game, game.initial(), 0), num_move_ids(game))
+        self.observation_spaces = dict.fromkeys(AGENTS, obs)
+        self.action_spaces = dict.fromkeys(AGENTS, act)
+        self.state_value = game.initial()
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+
 def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
     """A PettingZoo AEC environment for a game spec (``"dots_and_boxes:rows=3,cols=3"``,
     ``"openspiel:connect_four"``) or a game.
@@ -67,11 +91,10 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
     game = _game(spec)
     planes = planes_of(game)
     n = num_move_ids(game)
-    if render_mode not in (None, "ansi"):
-        raise SpecError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+    _checked(render_mode)
     observe_as = observation_of(game)
 
-    class PurestateAEC(aec):  # type: ignore[misc, valid-type]
+    class PurestateAEC(_Spaces, aec):  # type: ignore[misc, valid-type]
         """A purestate game as a PettingZoo AEC environment."""
 
         metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
@@ -82,19 +105,7 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            self.game = game
-            self.render_mode = render_mode
-            self.possible_agents = list(AGENTS)
-            obs, act = _spaces(game, planes(game, game.initial(), 0), n)
-            self.observation_spaces = dict.fromkeys(AGENTS, obs)
-            self.action_spaces = dict.fromkeys(AGENTS, act)
-            self.state_value = game.initial()
-
-        def observation_space(self, agent: str) -> Any:
-            return self.observation_spaces[agent]
-
-        def action_space(self, agent: str) -> Any:
-            return self.action_spaces[agent]
+            self._set_up(game, planes, render_mode)
 
         def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
             # the games are deterministic: ``seed`` has nothing to draw
@@ -161,10 +172,9 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
         raise SpecError(f"{game.spec.name}: the players take turns; use env() for it")
     planes = planes_of(game)
     n = num_move_ids(game)
-    if render_mode not in (None, "ansi"):
-        raise SpecError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+    _checked(render_mode)
 
-    class PurestateParallel(parallel):  # type: ignore[misc, valid-type]
+    class PurestateParallel(_Spaces, parallel):  # type: ignore[misc, valid-type]
         """A purestate game of simultaneous rounds as a PettingZoo parallel environment."""
 
         metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
@@ -173,20 +183,8 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
         }
 
         def __init__(self) -> None:
-            self.game = game
-            self.render_mode = render_mode
-            self.possible_agents = list(AGENTS)
-            obs, act = _spaces(game, planes(game, game.initial(), 0), n)
-            self.observation_spaces = dict.fromkeys(AGENTS, obs)
-            self.action_spaces = dict.fromkeys(AGENTS, act)
-            self.state_value = game.initial()
+            self._set_up(game, planes, render_mode)
             self.agents: list[str] = []
-
-        def observation_space(self, agent: str) -> Any:
-            return self.observation_spaces[agent]
-
-        def action_space(self, agent: str) -> Any:
-            return self.action_spaces[agent]
 
         def _observe(self) -> dict[str, dict[str, np.ndarray]]:
             s = self.state_value
