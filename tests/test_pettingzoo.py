@@ -124,3 +124,16 @@ def test_simultaneous_tron_hides_the_committed_move_and_runs_in_parallel() -> No
     parallel_api_test(parallel_env(spec), num_cycles=100)
     with pytest.raises(purestate.SpecError, match="take turns"):
         parallel_env("tictactoe")
+
+
+@needs_pettingzoo
+def test_both_environments_render_the_board_as_text_when_asked() -> None:
+    from purestate.interop.pettingzoo import env, parallel_env
+
+    game = purestate.make_spec("tron:map=small_room,rules=simultaneous")
+    board = game.render(game.initial())
+    for make in (env, parallel_env):
+        e = make("tron:map=small_room,rules=simultaneous", render_mode="ansi")
+        e.reset()
+        assert e.render() == board
+        assert make("tron:map=small_room,rules=simultaneous").render() is None

@@ -75,6 +75,14 @@ class _Spaces:
     def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return str(self.game.render(self.state_value))
+
+    def close(self) -> None:
+        pass
+
 
 def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
     """A PettingZoo AEC environment for a game spec (``"dots_and_boxes:rows=3,cols=3"``,
@@ -143,14 +151,6 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
                 self.agent_selection = AGENTS[game.to_move(self.state_value)]
             self._accumulate_rewards()
 
-        def render(self) -> str | None:
-            if self.render_mode is None:
-                return None
-            return str(game.render(self.state_value))
-
-        def close(self) -> None:
-            pass
-
     made = PurestateAEC()
     made.reset()
     return made
@@ -217,13 +217,5 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
             if over:
                 self.agents = []
             return obs, rewards, terminations, truncations, infos
-
-        def render(self) -> str | None:
-            if self.render_mode is None:
-                return None
-            return str(game.render(self.state_value))
-
-        def close(self) -> None:
-            pass
 
     return PurestateParallel()
