@@ -341,13 +341,79 @@ def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
 
 
 @needs_openspiel
-def test_hidden_moves_are_refused_and_bridged_games_give_their_own() -> None:
+def test_bridged_games_give_their_own_pyspiel_game() -> None:
     from purestate.interop.openspiel import as_pyspiel
 
-    with pytest.raises(purestate.SpecError, match="hidden moves"):
-        as_pyspiel(purestate.make("tron", map="small_room", rules="simultaneous"))
     bridged = purestate.make("openspiel:connect_four")
     assert as_pyspiel(bridged) is bridged.native
+
+
+SIMULTANEOUS_TRON = "tron:map=small_room,rules=simultaneous"
+
+
+@needs_openspiel
+@pytest.mark.parametrize("seed", range(20))
+def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
+    import numpy as np
+    import pyspiel
+
+    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.planes import planes_of
+
+    game = purestate.make_spec(SIMULTANEOUS_TRON)
+    pgame = as_pyspiel(game)
+    assert pgame.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    state, ours, rs = pgame.new_initial_state(), game.initial(), np.random.RandomState(seed)
+    rounds = 0
+    while not state.is_terminal():
+        assert state.is_simultaneous_node()
+        assert state.observation_tensor(0) == planes_of(game)(game, ours, 0).ravel().tolist()
+        joint = [int(rs.choice(state.legal_actions(p))) for p in (0, 1)]
+        assert all(state.legal_actions(p) == [0, 1, 2, 3] for p in (0, 1))  # U, D, L, R
+        state.apply_actions(joint)
+        # purestate plays the round as two plies, its first mover's move hidden from the other
+        first = game.to_move(ours)
+        ours = game.step(ours, joint[first])
+        assert not game.is_over(ours)  # the first ply of a round never ends the game
+        ours = game.step(ours, joint[1 - first])
+        rounds += 1
+    assert game.is_over(ours) and tuple(state.returns()) == game.returns(ours)
+    assert rounds <= game.board.free.bit_count()
+
+
+@needs_openspiel
+def test_openspiels_learners_and_random_bot_play_simultaneous_tron() -> None:
+    import numpy as np
+    from open_spiel.python import rl_environment
+
+    from purestate.interop.openspiel import as_pyspiel
+
+    game = purestate.make_spec(SIMULTANEOUS_TRON)
+    env = rl_environment.Environment(as_pyspiel(game), seed=0)
+    assert env.is_turn_based is False
+    rs = np.random.RandomState(0)
+    for _ in range(20):
+        step = env.reset()
+        while not step.last():
+            legal = step.observations["legal_actions"]
+            step = env.step([int(rs.choice(legal[p])) for p in (0, 1)])
+        assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+    bot = purestate.agent("openspiel_random")
+    for seed in range(5):
+        episode = purestate.play(game, (bot, bot), (None, None), purestate.key(seed))
+        assert game.is_over(episode.final)
+        assert purestate.play(game, (bot, bot), (None, None), purestate.key(seed)) == episode
+
+
+@needs_openspiel
+def test_openspiel_mcts_refuses_simultaneous_rounds_in_one_line() -> None:
+    game = purestate.make_spec(SIMULTANEOUS_TRON)
+    with pytest.raises(purestate.SpecError, match="searches sequential games only"):
+        purestate.agent("openspiel_mcts").initial_table(game, 0)
+    code, text = run("evaluate", "--game", SIMULTANEOUS_TRON, "--agent", "openspiel_mcts",
+                     "--opponent", "tron_random", "--games", "1")  # fmt: skip
+    assert code != 0 and "searches sequential games only" in text
+    assert "Traceback" not in text and len(text.strip().splitlines()) == 1
 
 
 @needs_openspiel

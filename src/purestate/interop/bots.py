@@ -18,8 +18,14 @@ from attrs import field, frozen
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, bits
-from purestate.core.spec import format_spec
-from purestate.interop.openspiel import as_pyspiel, pyspiel_module, to_pyspiel
+from purestate.core.spec import SpecError, format_spec
+from purestate.interop.openspiel import (
+    as_pyspiel,
+    format_name,
+    hides_moves,
+    pyspiel_module,
+    to_pyspiel,
+)
 
 
 def _random_state(key: Key) -> np.random.RandomState:
@@ -53,8 +59,23 @@ class OpenSpielMCTS(FixedPolicy):
         """The spec string, e.g. ``openspiel_mcts:simulations=200``."""
         return format_spec("openspiel_mcts", self)
 
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) a game of simultaneous rounds: OpenSpiel's MCTS bot
+        searches sequential games only."""
+        if hides_moves(game):
+            raise SpecError(
+                f"openspiel_mcts cannot play {format_name(game)}: its rounds are simultaneous, "
+                "and OpenSpiel's MCTS bot searches sequential games only"
+            )
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """No table; refuses a game of simultaneous rounds."""
+        self.check_game(game)
+        return None
+
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """The move OpenSpiel's MCTS bot picks, with randomness drawn from ``key``."""
+        self.check_game(game)
         pyspiel_module()  # one line naming the extra when OpenSpiel is missing
         from open_spiel.python.algorithms import mcts
 
@@ -85,5 +106,6 @@ class OpenSpielRandom(FixedPolicy):
         from open_spiel.python.bots import uniform_random
 
         pstate = to_pyspiel(game, state)
-        bot = uniform_random.UniformRandomBot(pstate.current_player(), _random_state(key))
+        # the mover by name: in a game of simultaneous rounds the pyspiel node is everyone's
+        bot = uniform_random.UniformRandomBot(game.to_move(state), _random_state(key))
         return Decision(int(bot.step(pstate)))

@@ -416,18 +416,15 @@ def as_pyspiel(game: Game[Any, Any]) -> Any:
     registered name could not carry): pass the object to OpenSpiel's algorithms. Memoised:
     the same game gives the same pyspiel game.
 
+    A game with hidden moves (Tron under simultaneous rules, played in purestate as two plies
+    a round with the first move hidden) becomes a simultaneous-move pyspiel game: each round is
+    one node where both players act (``apply_actions``), so neither sees the other's choice.
+
     Raises:
-        SpecError: without OpenSpiel, or for a game with hidden information (Tron under
-            simultaneous rules: a sequential pyspiel game would show the second mover the first
-            one's committed move).
+        SpecError: without OpenSpiel.
     """
     if isinstance(game, OpenSpielGame):
         return game.native
-    if hides_moves(game):
-        raise SpecError(
-            f"{format_name(game)}: a game with hidden moves cannot be a sequential, perfect-"
-            "information pyspiel game"
-        )
     return _python_game(pyspiel_module())(game)
 
 
@@ -512,6 +509,35 @@ def _python_game(pyspiel: Any) -> type:
         def __str__(self) -> str:
             return str(self.held.game.render(self.held.state))
 
+    class PurestateRoundsState(PurestateState):
+        """A round of a game with hidden moves (Tron under simultaneous rules) as one
+        simultaneous node: both players choose, then the round's first mover's move is applied
+        and the other's, which resolves the round."""
+
+        def current_player(self) -> int:
+            if self.held.game.is_over(self.held.state):
+                return int(pyspiel.PlayerId.TERMINAL)
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+
+        def _legal_actions(self, player: int) -> list[int]:
+            game, state = self.held.game, self.held.state
+            if game.is_over(state):
+                return []
+            first = game.legal(state)
+            if player == game.to_move(state):
+                return list(first)
+            # the second mover's moves cannot depend on the first mover's hidden one (they
+            # would give it away), so any first move shows them
+            return list(game.legal(game.step(state, first[0])))
+
+        def _apply_actions(self, actions: list[int]) -> None:
+            game, state = self.held.game, self.held.state
+            first = game.to_move(state)
+            state = game.step(state, int(actions[first]))
+            if not game.is_over(state):
+                state = game.step(state, int(actions[1 - first]))
+            self.held = _Shared(game, state)
+
     class PurestateGame(pyspiel.Game):  # type: ignore[misc]
         """A purestate game behind OpenSpiel's game API."""
 
@@ -519,10 +545,11 @@ def _python_game(pyspiel: Any) -> type:
             low, high = _utility_bounds(game)
             name = format_name(game)
             planes = _planes_or_none(game)
+            self.rounds = hides_moves(game)
             game_type = T(
                 short_name="purestate_" + game.spec.name,
                 long_name=f"purestate {name}",
-                dynamics=T.Dynamics.SEQUENTIAL,
+                dynamics=T.Dynamics.SIMULTANEOUS if self.rounds else T.Dynamics.SEQUENTIAL,
                 chance_mode=T.ChanceMode.DETERMINISTIC,
                 information=T.Information.PERFECT_INFORMATION,
                 utility=T.Utility.ZERO_SUM if game.spec.zero_sum else T.Utility.GENERAL_SUM,
@@ -565,7 +592,8 @@ def _python_game(pyspiel: Any) -> type:
 
         def new_initial_state(self, state: Any = None) -> Any:
             """The start, or the pyspiel state holding the purestate ``state``."""
-            return PurestateState(self, self.purestate.initial() if state is None else state)
+            made = PurestateRoundsState if self.rounds else PurestateState
+            return made(self, self.purestate.initial() if state is None else state)
 
     return PurestateGame
 
