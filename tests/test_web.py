@@ -543,6 +543,28 @@ def test_the_tron_page_links_recorded_matches_and_maps(client: TestClient) -> No
     assert 'id="play"' in client.get("/runs/tron/games/1").text
 
 
+def test_the_bots_committed_move_stays_secret_until_the_round_resolves(
+    client: TestClient,
+) -> None:
+    # simultaneous Tron, the person second: the bot commits first each round
+    spec = "tron:map=small_room,rules=simultaneous"
+    view = client.post("/api/play", json={"game": spec, "opponent": "tron_random", "seat": 1,
+                                          "seed": 3}).json()  # fmt: skip
+    assert view["your_turn"] and view["moves"] == [] and view["bot_moves"] == []
+    # the library's game with the same seed: what the bot committed
+    game = purestate.make_spec(spec)
+    bot = purestate.agent("tron_random")
+    ply0 = fold_in(fold_in(purestate.key(3), 0), 0)  # the session's game key, its ply 0
+    first = bot.act(game, None, game.observation(game.initial(), 0), ply0)
+    committed = game.format_move(first.move)
+    assert f'"{committed}"' not in json.dumps({k: v for k, v in view.items() if k != "svg"})
+    view = client.post(f"/api/play/{view['id']}/move", json={"move": "L"}).json()
+    # the round resolved: both moves are shown, the bot's announced, its next one secret again
+    assert view["moves"] == [committed, "L"] and view["movers"] == [0, 1]
+    assert view["bot_moves"] == [committed]
+    assert client.get(f"/api/play/{view['id']}").json()["moves"] == [committed, "L"]
+
+
 def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
     from purestate.drawing.tron import TRAIL_COLOURS
 

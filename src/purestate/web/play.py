@@ -108,6 +108,7 @@ class Session:
         self.movers: list[int] = []
         self.resigned: int | None = None
         self.last_bot: list[str] = []
+        self.shown = 0  # how many of the moves the person has been shown
         self.lock = threading.Lock()
 
     @property
@@ -123,7 +124,13 @@ class Session:
         """Let the bot move until it is the person's turn or the game is over."""
         game = self.game
         observe = observation_of(game)
-        self.last_bot = []
+        try:
+            self._bot_turns(observe)
+        finally:
+            self._announce()
+
+    def _bot_turns(self, observe: Any) -> None:
+        game = self.game
         while not self.over() and game.to_move(self.state) != self.person:
             p = game.to_move(self.state)
             view = self.state if observe is None else observe(self.state, p)
@@ -139,7 +146,14 @@ class Session:
                 self.resigned = p
                 return
             self._apply(p, decision.move)
-            self.last_bot.append(game.format_move(decision.move))
+
+    def _announce(self) -> None:
+        """The bot's moves the person may now see, once each: all of them, but in a game with
+        hidden moves the one it committed this round waits until the round resolves."""
+        _, k = self._seen()
+        new = zip(self.moves[self.shown : k], self.movers[self.shown : k], strict=True)
+        self.last_bot = [self.game.format_move(m) for m, p in new if p != self.person]
+        self.shown = k
 
     def _apply(self, player: int, move: Any) -> None:
         self.states.append(self.game.step(self.state, move))
@@ -169,6 +183,7 @@ class Session:
         except WebError:
             # the bot could not answer: take the move back, so the game is as it was
             del self.states[before + 1 :], self.moves[before:], self.movers[before:]
+            self.shown = min(self.shown, before)
             raise
 
     def result(self) -> str:
@@ -183,9 +198,25 @@ class Session:
         )
         return "you win!" if mine > theirs else "you lose." if mine < theirs else "a draw."
 
+    def _seen(self) -> tuple[Any, int]:
+        """What the person may see: the position (their observation) and how many of the moves.
+
+        In a game with hidden moves (Tron's simultaneous rounds) the bot's committed move stays
+        secret until the person has moved too, as the terminal's ``purestate play`` keeps it.
+        """
+        observe = observation_of(self.game)
+        if observe is None or self.over():
+            return self.state, len(self.moves)
+        shown = observe(self.state, self.person)
+        k = len(self.moves)
+        while k > 0 and observe(self.states[k], self.person) != self.states[k]:
+            k -= 1
+        return shown, k
+
     def view(self, session_id: str) -> dict[str, Any]:
         """What the page shows: the board (SVG), whose turn, the bot's last moves, the result."""
-        last = self.moves[-1] if self.moves else None
+        shown, k = self._seen()
+        last = self.moves[k - 1] if k else None
         names = ["you", self.bot.spec] if self.person == 0 else [self.bot.spec, "you"]
         title = f"{names[0]} (first) vs {names[1]}"
         return {
@@ -194,9 +225,9 @@ class Session:
             "opponent": self.bot.spec,
             "seat": self.person,
             "seed": self.seed,
-            "svg": str(svg(self.game, self.state, title, last, self.states[:-1])),
-            "moves": [self.game.format_move(m) for m in self.moves],
-            "movers": list(self.movers),
+            "svg": str(svg(self.game, shown, title, last, self.states[:k])),
+            "moves": [self.game.format_move(m) for m in self.moves[:k]],
+            "movers": self.movers[:k],
             "bot_moves": list(self.last_bot),
             "your_turn": not self.over() and self.game.to_move(self.state) == self.person,
             "over": self.over(),
