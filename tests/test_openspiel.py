@@ -382,6 +382,24 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
 
 
 @needs_openspiel
+def test_a_simultaneous_node_takes_joint_actions_only() -> None:
+    from purestate.interop.openspiel import as_pyspiel, to_pyspiel
+
+    game = purestate.make_spec(SIMULTANEOUS_TRON)
+    state = as_pyspiel(game).new_initial_state()
+    with pytest.raises(ValueError, match="apply_actions"):
+        state.apply_action(1)
+    with pytest.raises(ValueError, match="one player's legal actions"):
+        state.legal_actions()
+    assert state.history() == []  # nothing was half applied
+    half = game.step(game.initial(), 1)  # the first mover has committed
+    with pytest.raises(purestate.SpecError, match="half played"):
+        to_pyspiel(game, half)
+    seen = to_pyspiel(game, game.observation(half, 1))  # what the second mover may see
+    assert seen.is_simultaneous_node() and seen.legal_actions(1) == [0, 1, 2, 3]
+
+
+@needs_openspiel
 def test_openspiels_learners_and_random_bot_play_simultaneous_tron() -> None:
     import numpy as np
     from open_spiel.python import rl_environment

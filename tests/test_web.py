@@ -565,6 +565,36 @@ def test_the_bots_committed_move_stays_secret_until_the_round_resolves(
     assert client.get(f"/api/play/{view['id']}").json()["moves"] == [committed, "L"]
 
 
+class Breaks(FixedPolicy):
+    """Commits its scripted moves, then fails as a function made for another game would."""
+
+    spec = "breaks"
+
+    def __init__(self, moves: list[Any]) -> None:
+        self.moves = list(moves)
+
+    def act(self, game: Any, table: Any, state: Any, key: Any) -> Decision[Any]:
+        if not self.moves:
+            raise TypeError("made for another game")
+        return Decision(self.moves.pop(0))
+
+
+def test_a_move_the_bot_cannot_answer_is_taken_back_and_leaks_nothing() -> None:
+    from purestate.web.errors import WebError
+    from purestate.web.play import Session
+
+    spec = "tron:map=small_room,rules=simultaneous"
+    game = purestate.make_spec(spec)
+    session = Session(game, spec, Breaks([3]), None, 1, 0)  # the bot commits R, then fails
+    session.bot_moves()
+    before = session.view("s")
+    assert before["moves"] == [] and before["bot_moves"] == [] and before["your_turn"]
+    with pytest.raises(WebError, match="cannot play"):
+        session.person_moves("L")
+    # the game is as it was: the person's move taken back, the bot's R still secret
+    assert session.view("s") == before and len(session.moves) == 1
+
+
 def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
     from purestate.drawing.tron import TRAIL_COLOURS
 

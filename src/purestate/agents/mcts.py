@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from attrs import field, frozen
@@ -192,11 +193,9 @@ class MCTS:
             proven loss for the player who made it.
     """
 
-    CLASSIC_DEFAULTS: ClassVar[Mapping[str, str]] = {
-        "c": "1.0",
-        "playout": "random",
-        "decisive": "false",
-    }
+    CLASSIC_DEFAULTS: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {"c": "1.0", "playout": "random", "decisive": "false"}
+    )
     """The options whose defaults changed with issue 15, at the values they had before: a spec
     saved before then (``mcts:simulations=300``) meant these wherever it did not set them
     (``core.registry.classic_spec``)."""

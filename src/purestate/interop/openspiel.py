@@ -521,6 +521,8 @@ def _python_game(pyspiel: Any) -> type:
 
         def _legal_actions(self, player: int) -> list[int]:
             game, state = self.held.game, self.held.state
+            if player < 0:
+                raise ValueError("a simultaneous node: ask for one player's legal actions")
             if game.is_over(state):
                 return []
             first = game.legal(state)
@@ -529,6 +531,9 @@ def _python_game(pyspiel: Any) -> type:
             # the second mover's moves cannot depend on the first mover's hidden one (they
             # would give it away), so any first move shows them
             return list(game.legal(game.step(state, first[0])))
+
+        def _apply_action(self, action: int) -> None:
+            raise ValueError("a simultaneous node: both players act at once, with apply_actions")
 
         def _apply_actions(self, actions: list[int]) -> None:
             game, state = self.held.game, self.held.state
@@ -591,9 +596,27 @@ def _python_game(pyspiel: Any) -> type:
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
         def new_initial_state(self, state: Any = None) -> Any:
-            """The start, or the pyspiel state holding the purestate ``state``."""
-            made = PurestateRoundsState if self.rounds else PurestateState
-            return made(self, self.purestate.initial() if state is None else state)
+            """The start, or the pyspiel state holding the purestate ``state``.
+
+            Raises:
+                SpecError: in a game of simultaneous rounds, for a position in the middle of a
+                    round (pass the player's observation, which has no committed move).
+            """
+            if state is None:
+                state = self.purestate.initial()
+            if not self.rounds:
+                return PurestateState(self, state)
+            game, observe = self.purestate, observation_of(self.purestate)
+            if (
+                observe is not None
+                and not game.is_over(state)
+                and observe(state, game.to_move(state)) != state
+            ):
+                raise SpecError(
+                    "a round is half played: pass the player's observation, which a "
+                    "simultaneous pyspiel state starts from"
+                )
+            return PurestateRoundsState(self, state)
 
     return PurestateGame
 

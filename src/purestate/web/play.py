@@ -176,14 +176,14 @@ class Session:
             move = self.game.parse_move(self.state, text)
         except (IllegalMove, ParseError) as e:
             raise WebError(f"illegal move: {e}") from None
-        before = len(self.moves)
+        before, shown, announced = len(self.moves), self.shown, self.last_bot
         self._apply(self.person, move)
         try:
             self.bot_moves()
         except WebError:
             # the bot could not answer: take the move back, so the game is as it was
             del self.states[before + 1 :], self.moves[before:], self.movers[before:]
-            self.shown = min(self.shown, before)
+            self.shown, self.last_bot = shown, announced
             raise
 
     def result(self) -> str:
