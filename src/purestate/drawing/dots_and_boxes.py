@@ -11,6 +11,7 @@ from purestate.drawing.picture import (
     PLAYER_TINTS,
     document,
     el,
+    move_data,
     text,
 )
 from purestate.games.dots_and_boxes import OWNER_MARKS, DotsAndBoxes, State
@@ -53,11 +54,9 @@ def draw(
         # a transparent strip over the line takes the click: wider than the line, easy to hit
         w, h = (GAP - 12, HIT) if kind == "h" else (HIT, GAP - 12)
         cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        typed = game.format_move(line)
         parts.append(
             el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, fill="transparent",
-               class_="edge", data_move=None if drawn else typed,
-               data_illegal=typed if drawn else None)
+               class_="edge", **move_data(game.format_move(line), not drawn))
         )  # fmt: skip
     for r in range(b.rows + 1):
         for c in range(b.cols + 1):

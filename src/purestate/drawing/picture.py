@@ -39,6 +39,12 @@ class Picture:
         return self.text
 
 
+def move_data(text: str, legal: bool) -> dict[str, str | None]:
+    """The attributes that make a square or line clickable: ``data-move`` when ``text`` is a
+    legal move, else ``data-illegal`` (the game then explains why), as ``drawing`` promises."""
+    return {"data_move": text, "data_illegal": None} if legal else {"data_illegal": text}
+
+
 def el(tag: str, body: str = "", /, **attrs: object) -> str:
     """One SVG element; attribute names use ``_`` for ``-`` (``stroke_width``), values escaped.
 

@@ -18,6 +18,7 @@ from purestate.drawing.picture import (
     PLAYER_COLOURS,
     document,
     el,
+    move_data,
     text,
 )
 from purestate.drawing.tictactoe import cross, nought
@@ -56,11 +57,10 @@ def draw(game: Any, state: Any, title: str, last: Any, history: Sequence[Any] = 
             move = 9 * sb + c
             x, y = bx + CELL * (c % 3), by + CELL * (c // 3)
             fill = HIGHLIGHT if move == last else "transparent"
-            typed = game.format_move(move)
-            data, other = (typed, None) if move in legal else (None, typed)
             parts.append(
                 el("rect", x=x, y=y, width=CELL, height=CELL, fill=fill, stroke="#ccc",
-                   stroke_width=0.5, class_="cell", data_move=data, data_illegal=other)
+                   stroke_width=0.5, class_="cell",
+                   **move_data(game.format_move(move), move in legal))
             )  # fmt: skip
             if state.x >> move & 1:
                 parts.append(cross(x, y, CELL, PLAYER_COLOURS[0], 3))

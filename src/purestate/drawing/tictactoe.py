@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el
+from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, move_data
 from purestate.games.tictactoe import State, TicTacToe
 
 CELL = 80
@@ -45,11 +45,9 @@ def draw(game: TicTacToe, state: State, title: str, last: Any, history: Sequence
     for i in range(9):
         x, y = MARGIN + CELL * (i % 3), MARGIN + CELL * (i // 3)
         fill = HIGHLIGHT if i == last else "#fff"
-        text = game.format_move(i)
-        move, taken = (text, None) if i in legal else (None, text)
         parts.append(
             el("rect", x=x, y=y, width=CELL, height=CELL, fill=fill, class_="cell",
-               data_move=move, data_illegal=taken)
+               **move_data(game.format_move(i), i in legal))
         )  # fmt: skip
         if state.x >> i & 1:
             parts.append(cross(x, y, CELL, PLAYER_COLOURS[0], 8))
