@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import importlib
 import multiprocessing
 import os
 import signal
@@ -29,9 +30,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from attrs import frozen
+
+from purestate.core.spec import SpecError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -171,14 +174,20 @@ class DaskExecutor:
     address: str
     batch: int = 0
 
+    def __attrs_post_init__(self) -> None:
+        # checked when the executor is made, so a command refuses before it writes anything
+        comm = _distributed_comm()
+        try:
+            comm.resolve_address(self.address)
+        except (ValueError, OSError) as e:
+            raise SpecError(f"--dask {self.address!r}: {e}") from None
+
     def run(
         self, fn: Callable[[T], R], items: Sequence[T], progress: Progress | None = None
     ) -> list[R]:
         """``[fn(item) for item in items]``, on the cluster's workers, in input order."""
-        try:
-            from distributed import Client, as_completed
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise RuntimeError("Dask is not installed: pip install 'purestate[dask]'") from e
+        from distributed import Client, as_completed
+
         total = len(items)
         with Client(self.address) as client:  # type: ignore[no-untyped-call,unused-ignore]
             workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -197,8 +206,23 @@ class DaskExecutor:
         return [r for batch in results if batch is not None for r in batch]
 
 
+DASK_INSTALL = "pip install 'purestate[dask]'"
+
+
+def _distributed_comm() -> Any:
+    """``distributed.comm``, or a one-line ``SpecError`` naming the extra to install."""
+    try:
+        return importlib.import_module("distributed.comm")
+    except ImportError:
+        raise SpecError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
+
+
 def executor(jobs: int = 1, dask: str | None = None) -> Executor:
-    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes."""
+    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes.
+
+    Raises:
+        SpecError: Dask is not installed, or ``dask`` is not a scheduler address.
+    """
     if dask:
         return DaskExecutor(dask)
     return LocalExecutor(jobs)
