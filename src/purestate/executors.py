@@ -7,7 +7,9 @@ The contract every executor keeps (the local one and the Dask one here):
 - ``fn`` is a module-level function and the items are immutable values, so both can be pickled
   and sent anywhere; ``fn`` must be pure, so where it runs does not change what it returns;
 - ``progress(done, total)`` is called in the caller's process after each finished batch, so the
-  shell can draw a progress bar.
+  shell can draw a progress bar;
+- local workers never outlive the process that started them: a ``kill -9`` of a command leaves no
+  worker behind (one would keep the run folder's lock, which it inherits, and the folder locked).
 
 Starting processes, freezing the garbage collector before a fork and connecting to a cluster are
 effects, so this module belongs to the shell beside ``io`` (the pure layers never import it): the
@@ -16,13 +18,23 @@ commands in ``cli`` pick an executor and hand it the pure functions of ``experim
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import importlib
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from attrs import frozen
+
+from purestate.core.spec import SpecError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -38,6 +50,48 @@ class Executor(Protocol):
     ) -> list[R]:
         """``[fn(item) for item in items]``, computed wherever the executor likes."""
         ...
+
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_WATCH_SECONDS = 0.2
+
+
+def _kernel_kills_orphans() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is not possible."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)
+
+
+def _die_with_owner(owner: int | None) -> None:
+    """A worker's initializer: end the worker as soon as the process that started it dies.
+
+    An orphaned worker would wait forever for work on a pipe it holds both ends of, keeping every
+    file the owner had open when it forked, the run folder's locked ``.lock`` included.
+
+    Args:
+        owner: The pid of the process that started the pool when it is also the worker's parent
+            (fork, spawn), None when it is not (forkserver: the server is the parent and ends with
+            the owner).
+    """
+    parent = os.getppid()
+    if owner is not None and parent != owner:
+        os._exit(1)  # the owner died before this worker got here
+    if _kernel_kills_orphans():
+        if os.getppid() != parent:  # the parent died before the kernel was asked
+            os._exit(1)
+        return
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
 def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
@@ -83,7 +137,13 @@ class LocalExecutor:
         # collector from walking (and copying on write) everything the parent holds
         gc.freeze()
         done = 0
-        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
+        owner = None if context.get_start_method() == "forkserver" else os.getpid()
+        with ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=context,
+            initializer=_die_with_owner,
+            initargs=(owner,),
+        ) as pool:
             pending: dict[Future[list[R]], int] = {
                 pool.submit(_run_batch, fn, b): k for k, b in enumerate(batches)
             }
@@ -114,14 +174,20 @@ class DaskExecutor:
     address: str
     batch: int = 0
 
+    def __attrs_post_init__(self) -> None:
+        # checked when the executor is made, so a command refuses before it writes anything
+        comm = _distributed_comm()
+        try:
+            comm.resolve_address(self.address)
+        except (ValueError, OSError) as e:
+            raise SpecError(f"--dask {self.address!r}: {e}") from None
+
     def run(
         self, fn: Callable[[T], R], items: Sequence[T], progress: Progress | None = None
     ) -> list[R]:
         """``[fn(item) for item in items]``, on the cluster's workers, in input order."""
-        try:
-            from distributed import Client, as_completed
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise RuntimeError("Dask is not installed: pip install 'purestate[dask]'") from e
+        from distributed import Client, as_completed
+
         total = len(items)
         with Client(self.address) as client:  # type: ignore[no-untyped-call,unused-ignore]
             workers = max(1, len(client.scheduler_info().get("workers", {})))
@@ -140,8 +206,23 @@ class DaskExecutor:
         return [r for batch in results if batch is not None for r in batch]
 
 
+DASK_INSTALL = "pip install 'purestate[dask]'"
+
+
+def _distributed_comm() -> Any:
+    """``distributed.comm``, or a one-line ``SpecError`` naming the extra to install."""
+    try:
+        return importlib.import_module("distributed.comm")
+    except ImportError:
+        raise SpecError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
+
+
 def executor(jobs: int = 1, dask: str | None = None) -> Executor:
-    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes."""
+    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes.
+
+    Raises:
+        SpecError: Dask is not installed, or ``dask`` is not a scheduler address.
+    """
     if dask:
         return DaskExecutor(dask)
     return LocalExecutor(jobs)

@@ -50,10 +50,11 @@ from purestate.experiments.sweep import (
     Chunk,
     ChunkResult,
     aggregate,
-    expand_grid,
+    grid_settings,
     parse_seeds,
     play_chunk,
     run_name,
+    summary_problem,
 )
 from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
@@ -94,6 +95,19 @@ def _write_summary(out: Path, run: Selfplay, outcomes: list[int], resigned: int,
                    refused_at: int | None, block: int) -> None:  # fmt: skip
     summary = summarize(run, outcomes, resigned, int(refused_at is not None), refused_at, block)
     write_json(_run_dir(out, run) / "summary.json", summary)
+
+
+def _read_summary(out: Path, run: Selfplay, games: int, block: int) -> dict[str, Any]:
+    """A run's summary.json, refused in one line naming it unless it is the run's summary."""
+    path = _run_dir(out, run) / "summary.json"
+    summary = read_json(path)
+    problem = summary_problem(summary, run, games, block)
+    if problem is not None:
+        raise UserError(
+            f"{path} is not this run's summary ({problem}); delete it and --resume writes it "
+            "again from the run's checkpoint"
+        )
+    return dict(summary)
 
 
 def _csv(agg: list[dict[str, Any]]) -> str:
@@ -169,30 +183,30 @@ def sweep_command(
     """
     if force and resume is not None:
         raise UserError("--force replaces a sweep and --resume continues it: give one of them")
-    try:
-        settings = [s for g in grid for s in expand_grid(g)]
-        seed_list = parse_seeds(seeds)
-    except SpecError as e:
-        raise UserError(str(e)) from None
+    # sizes, settings and the executor are checked before anything is built or written
+    seed_list = parse_seeds(seeds)
+    settings = grid_settings(grid, len(seed_list))
     side = 0 if seat is Seat.first else 1
     runs = [Selfplay(game, a, opponent, side, s) for a in settings for s in seed_list]
     for r in runs[: len(settings)]:
         r.check(r.make_game())  # refuse a run that cannot be played before any work starts
+    ex = executor(jobs, dask)
     folder, mode = run_folder_of(resume, out, "sweep")
-    manifest = {"grid": settings, "seeds": list(seed_list), "opponent": opponent,
+    manifest = {"grid": list(settings), "seeds": list(seed_list), "opponent": opponent,
                 "game": game, "games": games, "seat": seat.value, "block": block,
                 "format": SWEEP_FORMAT}  # fmt: skip
     with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
         mpath = out / "sweep.json"
         if mode == "resume" and mpath.exists():
-            if _as_today(read_json(mpath)) != manifest:
+            saved = read_json(mpath)
+            if not isinstance(saved, dict):
+                raise UserError(f"{mpath}: not a sweep (a JSON object); nothing was changed")
+            if _as_today(saved) != manifest:
                 raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
         elif mode == "resume" and entries(out):
             raise UserError(f"{out} holds no sweep (no sweep.json); nothing was changed")
         write_json(mpath, manifest)
-        agg, done_before = _sweep(
-            out, runs, games, block, checkpoint, executor(jobs, dask), as_json
-        )
+        agg, done_before = _sweep(out, runs, games, block, checkpoint, ex, as_json)
         first = runs[0]
         name = first.opponent.partition(":")[0]
         opp = plots.full_spec(name, first.agents()[1]) if first.opponent != SELF else SELF
@@ -230,6 +244,7 @@ def _sweep(
     state: dict[Selfplay, tuple[int, Any, list[int], int]] = {}
     for r in runs:
         if (_run_dir(out, r) / "summary.json").exists():
+            _read_summary(out, r, games, block)  # refused now, before any game is played
             clean_temporaries(_run_dir(out, r))
             continue
         restored = _restore(out, r)
@@ -271,7 +286,7 @@ def _sweep(
                     del state[res.run]
                 else:
                     state[res.run] = (played, res.tables, outcomes, resigned)
-    summaries = [read_json(_run_dir(out, r) / "summary.json") for r in runs]
+    summaries = [_read_summary(out, r, games, block) for r in runs]
     agg = aggregate(summaries)
     write_json(out / "aggregate.json", agg)
     write_atomic(out / "aggregate.csv", _csv(agg))

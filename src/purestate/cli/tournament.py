@@ -25,14 +25,29 @@ from purestate.cli.common import (
 from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.record import Record, game_spec
-from purestate.executors import executor
-from purestate.experiments.tournament import GameResult, Standings, play_job, schedule, standings
+from purestate.executors import Executor, executor
+from purestate.experiments.tournament import (
+    BOOTSTRAP,
+    GameResult,
+    Schedule,
+    Standings,
+    play_job,
+    schedule,
+    standings,
+)
 from purestate.io.files import write_atomic, write_json
 from purestate.io.records import records_text
 from purestate.io.runs import run_folder
 
 TOURNAMENT_FILES = ("standings.json", "pairs.csv", "games.jsonl")
 """What a tournament folder holds (``--force`` removes exactly these)."""
+
+MAX_AGENTS = 100
+"""The most agents one tournament takes (each pair plays; the Elo fit grows as agents³)."""
+
+MAX_TOURNAMENT_GAMES = 1_000_000
+"""The most games one tournament plays in all (pairs × --games): each game's result is kept in
+memory for the standings and games.jsonl (about 0.5 kB a tic-tac-toe game)."""
 
 
 @app.command(
@@ -77,16 +92,25 @@ def tournament_command(
         raise UserError(f"unknown option {stray[0]!r}")
     if len(specs) < 2:
         raise UserError("give at least two agents: --agents SPEC SPEC [SPEC ...]")
+    if len(specs) > MAX_AGENTS:
+        raise UserError(f"{len(specs)} agents; a tournament takes at most {MAX_AGENTS}")
     if games < 1:
         raise UserError(f"--games must be at least 1, got {games}")
     if jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
+    # sizes first, counted: every game's result is kept for the standings and the games log
+    pair_count = len(specs) * (len(specs) - 1) // 2
+    if pair_count * games > MAX_TOURNAMENT_GAMES:
+        raise UserError(
+            f"{pair_count:,} pairs × {games:,} games make {pair_count * games:,} games; "
+            f"a tournament plays at most {MAX_TOURNAMENT_GAMES:,}"
+        )
     the_game = game_from(game)
     entrants = [agent_from(s) if explore else greedy_agent(agent_from(s)) for s in specs]
     for a in entrants:  # refused before the seed line and the workers (schedule checks too)
         check_game(a, the_game)
     names = [a.spec for a in entrants]
-    plan = schedule(the_game, entrants, games, seed)
+    ex = executor(jobs, dask)
     # the folder is opened (and locked) before the games, so a bad --out costs no games
     folder = (
         run_folder(out, "force" if force else "new", TOURNAMENT_FILES)
@@ -94,8 +118,8 @@ def tournament_command(
         else contextlib.nullcontext(None)
     )
     with folder as written:
-        summary, results = _play(the_game, game, names, entrants, plan, games, seed, jobs, dask,
-                                 as_json)  # fmt: skip
+        plan = schedule(the_game, entrants, games, seed)  # lazy: each game is made when played
+        summary, results = _play(game, names, plan, games, seed, ex, as_json)
         if written is not None:
             write_json(written / "standings.json", summary)
             write_atomic(written / "pairs.csv", _pairs_csv(summary))
@@ -107,12 +131,11 @@ def tournament_command(
     _show(summary)
 
 
-def _play(the_game: Any, game: str, names: list[str], entrants: list[Any], plan: Any, games: int,
-          seed: int, jobs: int, dask: str | None, as_json: bool,
-          ) -> tuple[dict[str, Any], list[GameResult]]:  # fmt: skip
+def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex: Executor,
+          as_json: bool) -> tuple[dict[str, Any], list[GameResult]]:  # fmt: skip
     """Play the plan: the summary, and every game's result for the games log."""
     with Progress(
-        TextColumn("[bold]tournament"),
+        TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -120,11 +143,13 @@ def _play(the_game: Any, game: str, names: list[str], entrants: list[Any], plan:
         transient=True,
         disable=as_json,
     ) as bar:
-        task = bar.add_task("games", total=len(plan))
-        results = executor(jobs, dask).run(
-            play_job, plan, lambda done, total: bar.update(task, completed=done)
-        )
-    table = standings(len(entrants), results, seed=seed)
+        task = bar.add_task("tournament", total=len(plan))
+        results = ex.run(play_job, plan, lambda done, total: bar.update(task, completed=done))
+        elo = bar.add_task("Elo intervals", total=BOOTSTRAP)
+        table = standings(
+            len(names), results, seed=seed,
+            progress=lambda done, total: bar.update(elo, completed=done),
+        )  # fmt: skip
     return _summary(game, names, games, seed, table), results
 
 

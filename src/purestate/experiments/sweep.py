@@ -22,6 +22,7 @@ from typing import Any
 
 from attrs import frozen
 
+from purestate.core import registry
 from purestate.core.spec import SpecError, parse_spec
 from purestate.experiments.selfplay import GameLog, Selfplay
 
@@ -53,11 +54,18 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     return tuple(seeds)
 
 
-def expand_grid(grid: str) -> tuple[str, ...]:
-    """Every spec of a grid: ``"menace:preset=michie,scroggs"`` -> the two specs.
+MAX_SETTINGS = 10_000
+"""The most agent settings one sweep takes (counted before the grid is expanded)."""
+
+MAX_RUNS = 100_000
+"""The most runs (settings × seeds) one sweep takes (counted before any run is made)."""
+
+
+def _axes(grid: str) -> tuple[str, list[tuple[str, list[str]]]]:
+    """A grid's agent name and its options, each with the values it takes, in the order written.
 
     An option may list several values separated by commas; a bare item without ``=`` is another
-    value of the option before it. The result is the cartesian product, in the order written.
+    value of the option before it.
     """
     name, _, rest = grid.strip().partition(":")
     if not name:
@@ -71,13 +79,117 @@ def expand_grid(grid: str) -> tuple[str, ...]:
             options[-1][1].append(item)
         else:
             raise SpecError(f"grid {grid!r}: {item!r} is not key=value")
-    specs = []
-    for values in itertools.product(*(vals for _, vals in options)):
-        body = ",".join(f"{k}={v}" for (k, _), v in zip(options, values, strict=True))
-        specs.append(name + (":" + body if body else ""))
+    return name, options
+
+
+def _setting(name: str, options: list[tuple[str, list[str]]], values: Sequence[str]) -> str:
+    body = ",".join(f"{k}={v}" for (k, _), v in zip(options, values, strict=True))
+    return name + (":" + body if body else "")
+
+
+def grid_size(grid: str) -> int:
+    """How many settings a grid holds (the product of its options' value counts), without
+    expanding it."""
+    return math.prod(len(values) for _, values in _axes(grid)[1])
+
+
+def expand_grid(grid: str) -> tuple[str, ...]:
+    """Every spec of a grid: ``"menace:preset=michie,scroggs"`` -> the two specs.
+
+    The result is the cartesian product of the options' values, in the order written.
+
+    Raises:
+        SpecError: on a grid that is not ``NAME[:key=v1,v2,...]``, or one of more than
+            ``MAX_SETTINGS`` settings (counted before anything is expanded).
+    """
+    name, options = _axes(grid)
+    size = math.prod(len(values) for _, values in options)
+    if size > MAX_SETTINGS:
+        raise SpecError(f"grid {grid!r}: {size:,} settings; a sweep takes at most {MAX_SETTINGS:,}")
+    specs = [
+        _setting(name, options, values)
+        for values in itertools.product(*(vals for _, vals in options))
+    ]
     for s in specs:
         parse_spec(s)
     return tuple(specs)
+
+
+def grid_settings(grids: Sequence[str], seeds: int = 1) -> tuple[str, ...]:
+    """The agent settings of a sweep's grids, each checked, sizes first.
+
+    Before anything is expanded, the settings are counted (at most ``MAX_SETTINGS``, and at most
+    ``MAX_RUNS`` runs with ``seeds`` seeds each) and each grid's first setting is built, which
+    checks its agent and the name of every option it varies. Then every setting is built, and two
+    settings that make the same agent (written twice, or spelled differently) are refused: each
+    would count its seeds again under one name and narrow the band.
+
+    Raises:
+        SpecError: one line naming the grid or the settings at fault.
+    """
+    size = sum(map(grid_size, grids))
+    if size > MAX_SETTINGS:
+        raise SpecError(f"the grids hold {size:,} settings; a sweep takes at most {MAX_SETTINGS:,}")
+    if size * seeds > MAX_RUNS:
+        raise SpecError(
+            f"{size:,} settings × {seeds:,} seeds make {size * seeds:,} runs; "
+            f"a sweep takes at most {MAX_RUNS:,}"
+        )
+    for g in grids:
+        name, options = _axes(g)
+        registry.agent(_setting(name, options, [vals[0] for _, vals in options]))
+    settings = [s for g in grids for s in expand_grid(g)]
+    seen: dict[str, str] = {}
+    for s in settings:
+        same = registry.agent(s).spec
+        if same in seen:
+            if seen[same] == s:
+                raise SpecError(f"the grid setting {s!r} is given twice; give each setting once")
+            raise SpecError(
+                f"the grid settings {seen[same]!r} and {s!r} are the same agent ({same}); "
+                "give each setting once"
+            )
+        seen[same] = s
+    return tuple(settings)
+
+
+def _same(value: Any, want: Any) -> bool:
+    return type(value) is type(want) and value == want  # True is not 1, 1.0 is not 1
+
+
+def _counts(part: Any) -> bool:
+    return isinstance(part, dict) and all(
+        type(part.get(n)) is int and part[n] >= 0 for n in ("wins", "draws", "losses")
+    )
+
+
+def summary_problem(summary: Any, run: Selfplay, games: int, block: int) -> str | None:
+    """What makes a saved run summary unfit for the sweep's aggregate, or None if nothing does.
+
+    A summary read back from a folder is data: it must be the summary ``summarize`` writes for
+    ``run`` (its agent, seed and block; W/D/L counts that add up, overall and per block; at most
+    ``games`` games) before ``aggregate`` reads it.
+    """
+    if not isinstance(summary, dict):
+        return "not a JSON object"
+    for field, want in (("agent", run.agent), ("seed", run.seed), ("block", block)):
+        if not _same(summary.get(field), want):
+            return f"its {field} is {summary.get(field)!r}, not {want!r}"
+    if not isinstance(summary.get("opponent"), str):
+        return "it names no opponent"
+    played = summary.get("games")
+    if type(played) is not int or not 0 <= played <= games:
+        return f"its games are {played!r}, not a count up to {games}"
+    blocks = summary.get("blocks")
+    if not isinstance(blocks, list) or not all(map(_counts, [summary, *blocks])):
+        return "its wins, draws and losses are not counts, overall and per block"
+    if len(blocks) != -(-played // block):
+        return f"{len(blocks)} blocks for {played} games of {block}"
+    if summary["wins"] + summary["draws"] + summary["losses"] != played:
+        return f"its wins, draws and losses do not add up to its {played} games"
+    if any(sum(b[n] for b in blocks) != summary[n] for n in ("wins", "draws", "losses")):
+        return "its blocks do not add up to its wins, draws and losses"
+    return None
 
 
 def run_name(run: Selfplay) -> str:

@@ -13,9 +13,10 @@ alternate: entrant ``i`` moves first in the even-numbered games of its pair.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
+import numpy as np
 from attrs import frozen
 
 from purestate.core.agent import Agent, check_game
@@ -79,16 +80,78 @@ def game_key(seed: int, i: int, j: int, index: int) -> Key:
     return fold_in(fold_in(fold_in(key(seed), i), j), index)
 
 
-def schedule(
-    game: Game[Any, Any], agents: Sequence[Agent], games: int, seed: int
-) -> tuple[GameJob, ...]:
+@frozen
+class Schedule(Sequence[GameJob]):
+    """Every game of a round robin, as a sequence built on demand.
+
+    Job ``k`` is made when it is asked for (``schedule[k]``, a slice, iteration), so a schedule of
+    any length costs nothing to hold; an executor takes it in slices.
+
+    Attributes:
+        game: The game.
+        agents: The entrants.
+        games: Games per pair.
+        seed: The tournament's seed.
+    """
+
+    game: Game[Any, Any]
+    agents: tuple[Agent, ...]
+    games: int
+    seed: int
+
+    def __len__(self) -> int:
+        n = len(self.agents)
+        return n * (n - 1) // 2 * self.games
+
+    @overload
+    def __getitem__(self, index: int) -> GameJob: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[GameJob, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> GameJob | tuple[GameJob, ...]:
+        size = len(self)
+        if isinstance(index, slice):
+            return tuple(self._job(k) for k in range(*index.indices(size)))
+        k = index + size if index < 0 else index
+        if not 0 <= k < size:
+            raise IndexError(f"game {index} of a schedule of {size}")
+        return self._job(k)
+
+    def _job(self, k: int) -> GameJob:
+        pair, g = divmod(k, self.games)
+        i, j = _pair(len(self.agents), pair)
+        first, second = (i, j) if g % 2 == 0 else (j, i)
+        agents = self.agents
+        return GameJob(
+            self.game, (agents[first], agents[second]), (first, second), g,
+            game_key(self.seed, i, j, g),
+        )  # fmt: skip
+
+
+def _pair(n: int, p: int) -> tuple[int, int]:
+    """The ``p``-th pair of ``pairs(n)``, without listing them."""
+    i = 0
+    while p >= n - 1 - i:
+        p -= n - 1 - i
+        i += 1
+    return i, i + 1 + p
+
+
+def schedule(game: Game[Any, Any], agents: Sequence[Agent], games: int, seed: int) -> Schedule:
     """Every game of a round robin: ``games`` per pair, seats alternating.
+
+    Pairs come in the order of ``pairs``, and a pair's games in order; entrant ``i`` of pair
+    ``(i, j)`` moves first in its even-numbered games.
 
     Args:
         game: The game.
         agents: The entrants (two or more).
         games: Games per pair.
         seed: The tournament's seed.
+
+    Returns:
+        The games, as a sequence that makes each job when asked (nothing is built here).
 
     Raises:
         ValueError: with fewer than two entrants or no games.
@@ -101,20 +164,7 @@ def schedule(
         raise ValueError(f"games per pair must be at least 1, got {games}")
     for a in agents:
         check_game(a, game)
-    jobs = []
-    for i, j in pairs(len(agents)):
-        for g in range(games):
-            first, second = (i, j) if g % 2 == 0 else (j, i)
-            jobs.append(
-                GameJob(
-                    game,
-                    (agents[first], agents[second]),
-                    (first, second),
-                    g,
-                    game_key(seed, i, j, g),
-                )
-            )
-    return tuple(jobs)
+    return Schedule(game, tuple(agents), games, seed)
 
 
 def play_job(job: GameJob) -> GameResult:
@@ -168,10 +218,13 @@ class Standings:
 
 def pair_results(n: int, results: Sequence[GameResult]) -> tuple[PairResult, ...]:
     """W/D/L of every pair from the lower-numbered entrant's side, with Wilson intervals."""
+    by_pair: dict[tuple[int, int], list[int]] = {}
+    for r in results:
+        i = min(r.entrants)
+        by_pair.setdefault((i, max(r.entrants)), []).append(r.outcome_for(i))
     out = []
     for i, j in pairs(n):
-        outcomes = [r.outcome_for(i) for r in results if set(r.entrants) == {i, j}]
-        t = _tally(outcomes)
+        t = _tally(by_pair.get((i, j), ()))
         out.append(PairResult(i, j, t, wilson(t.wins + 0.5 * t.draws, t.games)))
     return tuple(out)
 
@@ -188,8 +241,9 @@ def elo(n: int, games: Sequence[tuple[int, int, float]], prior: float = 1.0) -> 
     """Maximum-likelihood Bradley–Terry ratings on the Elo scale, draws counting half.
 
     Each entrant also plays ``prior`` virtual drawn games against a virtual entrant of rating 0,
-    so an entrant that won (or lost) every game still gets a finite rating. Solved by Hunter's
-    minorisation–maximisation iteration; the ratings are shifted so that their mean is 0.
+    so an entrant that won (or lost) every game still gets a finite rating. The likelihood is
+    maximised by Newton's method (a few steps; see ``_ratings``); the ratings are shifted so
+    that their mean is 0.
 
     Args:
         n: The number of entrants.
@@ -199,63 +253,154 @@ def elo(n: int, games: Sequence[tuple[int, int, float]], prior: float = 1.0) -> 
     Returns:
         The ratings, ``400·log10`` of the Bradley–Terry strengths.
     """
-    score = [0.5 * prior] * n
-    count = [[0.0] * n for _ in range(n)]
+    points = np.full(n, 0.5 * prior)
+    count = np.zeros((n, n))
     for a, b, s in games:
-        score[a] += s
-        score[b] += 1.0 - s
-        count[a][b] += 1.0
-        count[b][a] += 1.0
-    gamma = [1.0] * n
-    for _ in range(2000):
-        new = []
-        for i in range(n):
-            denom = prior / (gamma[i] + 1.0)
-            for j in range(n):
-                if count[i][j]:
-                    denom += count[i][j] / (gamma[i] + gamma[j])
-            new.append(score[i] / denom if denom > 0 else gamma[i])
-        delta = max(abs(math.log(a / b)) for a, b in zip(new, gamma, strict=True))
-        gamma = new
-        if delta < 1e-10:
+        points[a] += s
+        points[b] += 1.0 - s
+        count[a, b] += 1.0
+        count[b, a] += 1.0
+    (ratings,) = _ratings(points[None, :], count, prior)
+    return ratings
+
+
+_ELO = 400.0 / math.log(10.0)
+_MAX_STEP = 2.0  # natural-log units: a Newton step moves no rating more than about 350 Elo
+_TOLERANCE = 1e-10  # natural-log units: about 2e-8 Elo
+
+
+def _ratings(
+    points: np.ndarray[Any, Any], count: np.ndarray[Any, Any], prior: float
+) -> list[tuple[float, ...]]:
+    """``elo`` for each row of ``points`` (each entrant's points, the prior's half included), all
+    with the same games per pair ``count``, solved together.
+
+    The log-likelihood is concave in the log-strengths ``t`` (strictly, with a prior), so Newton's
+    method finds its maximum in a few steps, each one linear solve per row: the work is bounded
+    by ``rows × n³`` per step however many games were played. Steps are shortened to at most
+    ``_MAX_STEP`` so that a lopsided start cannot overshoot. Without a prior the likelihood does
+    not change when every rating (of a group that played only among itself) moves together; the
+    step is then the smallest one, which leaves those sums as they are.
+    """
+    rows, n = points.shape
+    t = np.zeros((rows, n))
+    for _ in range(100):
+        # p[r, i, j]: the chance that i beats j; q[r, i]: that i beats the prior's virtual entrant
+        with np.errstate(over="ignore"):  # a far weaker entrant: exp overflows, p is 0
+            p = 1.0 / (1.0 + np.exp(t[:, None, :] - t[:, :, None]))
+            q = 1.0 / (1.0 + np.exp(-t))
+        gradient = points - np.sum(count * p, axis=2) - prior * q
+        curvature = count * p * (1.0 - p)
+        hessian = (
+            curvature - np.eye(n) * (np.sum(curvature, axis=2) + prior * q * (1.0 - q))[:, :, None]
+        )
+        if prior > 0:
+            step = np.linalg.solve(hessian, -gradient[:, :, None])[:, :, 0]
+        else:  # the smallest step: nothing moves along the directions the games leave free
+            step = (np.linalg.pinv(hessian) @ -gradient[:, :, None])[:, :, 0]
+        largest = float(np.max(np.abs(step)))
+        if largest > _MAX_STEP:
+            step *= _MAX_STEP / largest
+        t = t + step
+        if largest < _TOLERANCE:
             break
-    ratings = [400.0 * math.log10(g) for g in gamma]
-    mean = sum(ratings) / n
-    return tuple(r - mean for r in ratings)
+    out = []
+    for row in t:
+        ratings = _ELO * (row - np.mean(row))
+        out.append(tuple(float(x) for x in ratings))
+    return out
+
+
+BOOTSTRAP = 200
+"""Resamples of the Elo bootstrap."""
+
+BOOTSTRAP_BATCH = 20
+"""Resamples solved together (and reported to ``progress`` together)."""
 
 
 def standings(
-    n: int, results: Sequence[GameResult], seed: int = 0, bootstrap: int = 200
+    n: int,
+    results: Sequence[GameResult],
+    seed: int = 0,
+    bootstrap: int = BOOTSTRAP,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Standings:
     """Per-pair W/D/L with Wilson intervals and Elo ratings with 95% bootstrap intervals.
 
     The bootstrap resamples each pair's games with replacement (``bootstrap`` times, from keys
     derived from ``seed``) and takes the 2.5th and 97.5th percentiles of each entrant's rating.
+
+    Args:
+        n: The number of entrants.
+        results: Every game's result.
+        seed: The tournament's seed.
+        bootstrap: How many resamples.
+        progress: Called with (resamples done, ``bootstrap``) as the bootstrap goes (the shell's
+            progress bar); it must not change anything the standings depend on.
     """
     games = [_scored(r) for r in results]
     ratings = elo(n, games)
     by_pair: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
     for g in games:
         by_pair.setdefault((min(g[0], g[1]), max(g[0], g[1])), []).append(g)
+    # the games in pair order, and where each pair's run of them starts
+    ordered = [g for pair_games in by_pair.values() for g in pair_games]
+    sizes = np.array([len(p) for p in by_pair.values()], dtype=np.int64)
+    starts = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    spans = np.repeat(sizes, sizes)
+    first = np.array([g[0] for g in ordered], dtype=np.int64)
+    second = np.array([g[1] for g in ordered], dtype=np.int64)
+    points = np.array([g[2] for g in ordered])
+    count = np.zeros((n, n))
+    np.add.at(count, (first, second), 1.0)
+    np.add.at(count, (second, first), 1.0)
     samples: list[tuple[float, ...]] = []
-    for b in range(bootstrap):
-        rng = generator(fold_in(key(seed), 0xB00 + b))
-        resampled: list[tuple[int, int, float]] = []
-        for pair_games in by_pair.values():
-            m = len(pair_games)
-            resampled.extend(pair_games[int(rng.random() * m)] for _ in range(m))
-        samples.append(elo(n, resampled))
+    for lo in range(0, bootstrap, BOOTSTRAP_BATCH):
+        rows = range(lo, min(bootstrap, lo + BOOTSTRAP_BATCH))
+        scores = np.array([_resampled_points(n, seed, b, starts, spans, first, second, points)
+                           for b in rows])  # fmt: skip
+        samples.extend(_ratings(scores.reshape(len(rows), n), count, 1.0))
+        if progress is not None:
+            progress(len(samples), bootstrap)
     out = []
-    for i in range(n):
-        outcomes = [r.outcome_for(i) for r in results if i in r.entrants]
+    for i, t in enumerate(_tallies(n, results)):
         column = sorted(s[i] for s in samples)
         interval = (
             (_percentile(column, 0.025), _percentile(column, 0.975))
             if column
             else (ratings[i], ratings[i])
         )
-        out.append(Rating(i, ratings[i], interval, _tally(outcomes)))
+        out.append(Rating(i, ratings[i], interval, t))
     return Standings(pair_results(n, results), tuple(out))
+
+
+def _resampled_points(
+    n: int, seed: int, b: int, starts: np.ndarray[Any, Any], spans: np.ndarray[Any, Any],
+    first: np.ndarray[Any, Any], second: np.ndarray[Any, Any], points: np.ndarray[Any, Any],
+) -> np.ndarray[Any, Any]:  # fmt: skip
+    """Each entrant's points (``1 / 2`` for the prior included) in bootstrap resample ``b``.
+
+    Game ``k`` of a pair of ``m`` games is replaced by the pair's game ``int(u * m)``, ``u``
+    being the ``k``-th draw of the resample's generator over all games in pair order: the
+    generator's Mersenne Twister state is handed to NumPy's, which draws the same numbers.
+    """
+    state = generator(fold_in(key(seed), 0xB00 + b)).getstate()[1]
+    twister = np.random.RandomState()
+    twister.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))
+    u = twister.random_sample(len(points))
+    drawn = starts + (u * spans).astype(np.int64)
+    got = np.bincount(first[drawn], points[drawn], minlength=n)
+    got += np.bincount(second[drawn], 1.0 - points[drawn], minlength=n)
+    # points are halves: every sum is exact, in any order
+    return 0.5 + got
+
+
+def _tallies(n: int, results: Sequence[GameResult]) -> list[Tally]:
+    outcomes: list[list[int]] = [[] for _ in range(n)]
+    for r in results:
+        for i in set(r.entrants):
+            outcomes[i].append(r.outcome_for(i))
+    return [_tally(o) for o in outcomes]
 
 
 def _scored(r: GameResult) -> tuple[int, int, float]:

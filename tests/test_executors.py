@@ -1,0 +1,133 @@
+"""Local workers die with the process that started them: a ``kill -9`` of a command running on
+``--jobs 2`` leaves no worker behind and no run folder locked (issue 20, finding 6)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """A process's state letter and parent pid, or None if it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text.rpartition(")")[2].split()
+    return fields[0], int(fields[1])
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            st = _stat(int(entry))
+            if st is not None and st[1] == pid:
+                out.add(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    st = _stat(pid)
+    return st is not None and st[0] not in ("Z", "X")  # a zombie holds no files
+
+
+def _locked(folder: Path) -> bool:
+    """Whether some process holds the folder's lock (the check ``run_folder`` makes)."""
+    try:
+        fd = os.open(folder / ".lock", os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def _kill_with_workers(argv: list[str], workers: int = 2) -> set[int]:
+    """Start ``argv``, wait until it has ``workers`` children, ``kill -9`` it; its children."""
+    owner = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        children: set[int] = set()
+        while len(children) < workers and owner.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            children = _children(owner.pid)
+        assert len(children) >= workers, "the command ended before its workers started"
+    finally:
+        owner.kill()
+        owner.wait()
+    return children
+
+
+def _wait_for_the_end(children: set[int], folder: Path | None, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(map(_alive, children)) and (folder is None or not _locked(folder)):
+            break
+        time.sleep(0.05)
+    survivors = [pid for pid in children if _alive(pid)]
+    try:
+        assert not survivors, f"workers {survivors} outlived their owner"
+        assert folder is None or not _locked(folder), f"{folder} is still locked"
+    finally:
+        for pid in survivors:  # never leave them running after a failure
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)
+
+
+PURESTATE = [sys.executable, "-m", "purestate"]
+SWEEP = ["sweep", "--grid", "menace", "--seeds", "0-3", "--games", "3000", "--checkpoint", "0",
+         "--opponent", "random", "--jobs", "2", "--json"]  # fmt: skip
+TOURNAMENT = ["tournament", "-g", "tictactoe", "-a", "random", "-a", "random", "--jobs", "2",
+              "--json"]  # fmt: skip
+
+
+def test_a_killed_sweep_leaves_no_worker_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    children = _kill_with_workers([*PURESTATE, *SWEEP, "--out", str(out)])
+    _wait_for_the_end(children, out)
+    resumed = subprocess.run(
+        [*PURESTATE, *SWEEP, "--resume", str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(list(out.glob("runs/*/seed-*/summary.json"))) == 4
+
+
+def test_a_killed_tournament_leaves_no_worker_and_a_usable_folder(tmp_path: Path) -> None:
+    out = tmp_path / "tournament"
+    children = _kill_with_workers([*PURESTATE, *TOURNAMENT, "--games", "100000", "--out", str(out)])
+    _wait_for_the_end(children, out)
+    again = subprocess.run(
+        [*PURESTATE, *TOURNAMENT, "--games", "2", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert (out / "standings.json").exists()
+
+
+OWNER = """
+import sys, time
+from purestate import executors
+if sys.argv[1] == "watch":  # as where the kernel cannot be asked (not Linux)
+    executors._kernel_kills_orphans = lambda: False
+executors.LocalExecutor(2, batch=1).run(time.sleep, [600.0] * 4)
+"""
+
+
+@pytest.mark.parametrize("how", ["kernel", "watch"])
+def test_workers_of_a_killed_owner_end_at_once(how: str) -> None:
+    children = _kill_with_workers([sys.executable, "-c", OWNER, how])
+    _wait_for_the_end(children, None)
