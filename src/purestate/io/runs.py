@@ -138,7 +138,9 @@ def clean_temporaries(folder: Path) -> None:
 
 
 def plain_name(name: object, where: Path) -> str:
-    """``name`` if it names a file directly inside a folder: no separator, no ``..``, not empty.
+    """``name`` if it names a file directly inside a folder: no separator, no ``..``, not empty,
+    not hidden (the folder's own hidden files are its lock and its temporary files), not the
+    checkpoint itself.
 
     Args:
         name: A file name read from a run file (a checkpoint's ``files``).
@@ -149,7 +151,8 @@ def plain_name(name: object, where: Path) -> str:
     """
     if (
         not isinstance(name, str)
-        or name in ("", ".", "..")
+        or name.startswith(".")
+        or name in ("", CHECKPOINT)
         or any(c in name for c in "/\\\0")
         or os.path.isabs(name)
     ):
