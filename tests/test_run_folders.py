@@ -40,6 +40,17 @@ def files(folder: Path) -> dict[str, bytes]:
     }
 
 
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def without_log_digest(folder_files: dict[str, bytes]) -> dict[str, bytes]:
+    """A run folder's files with the digest of its log taken out of its checkpoint."""
+    checkpoint = json.loads(folder_files["checkpoint.json"])
+    del checkpoint["log_sha256"]
+    return {**folder_files, "checkpoint.json": json.dumps(checkpoint).encode()}
+
+
 def finish(*cmd: str, folder: Path) -> Result:
     """Continue a killed run in ``folder``, or start it again if the kill came before the folder
     was made."""
@@ -423,12 +434,20 @@ def test_no_run_folder_inside_another(tmp_path: Path) -> None:
     assert files(sweep) == before
 
 
-def test_a_run_killed_before_it_wrote_anything_is_resumed_from_the_start(tmp_path: Path) -> None:
+def test_a_run_killed_before_it_saved_its_settings_is_started_again_not_guessed(
+    tmp_path: Path,
+) -> None:
     whole, out = tmp_path / "whole", tmp_path / "k"
     assert invoke(*SELFPLAY, "--out", str(whole)).exit_code == 0
     out.mkdir()
     (out / ".lock").write_text("999999\n")  # what a SIGKILL at start-up leaves
-    r = invoke(*SELFPLAY, "--resume", str(out))
+    # the settings it was started with are unknown: neither the defaults nor the options given
+    # again are taken for them (issue 20: it resumed as rules:p=0.7, 1,000 games)
+    for given in ([], SELFPLAY[1:]):
+        line = one_line_error(invoke("selfplay", *given, "--resume", str(out)))
+        assert "start it again with the original command" in line and f"--out {out}" in line
+        assert set(files(out)) <= {".lock"}
+    r = invoke(*SELFPLAY, "--out", str(out))
     assert r.exit_code == 0, r.output
     assert files(out) == files(whole)
 
@@ -508,13 +527,19 @@ def test_a_run_saved_under_old_names_resumes_and_replays(tmp_path: Path) -> None
         for p in part.iterdir():
             p.write_text(aged(p.read_text()))
         checkpoint = json.loads((part / "checkpoint.json").read_text())
+        del checkpoint["log_sha256"]  # kept since issue 20: an older folder has none
         for name in checkpoint["files"]:  # the old folder's checkpoint vouches for its files
             checkpoint["files"][name] = hashlib.sha256((part / name).read_bytes()).hexdigest()
         (part / "checkpoint.json").write_text(json.dumps(checkpoint))
         assert "qlearning:preset=seed" in (part / "run.json").read_text()
         r = invoke(*cmd, "--games", "60", "--resume", str(part))
         assert r.exit_code == 0, r.output
-        assert {k: today(v) for k, v in files(part).items()} == files(whole)
+        # the log's first lines keep their old names, so the checkpoint's digest of it is its own
+        resumed, log = files(part), (part / "games.jsonl").read_bytes()
+        assert json.loads(resumed["checkpoint.json"]).pop("log_sha256") == sha256(log)
+        assert {k: today(v) for k, v in without_log_digest(resumed).items()} == (
+            without_log_digest(files(whole))
+        )
         # the first games were logged under the old names, and still replay
         r = invoke("replay", str(part / "games.jsonl"), "--json")
         assert r.exit_code == 0, r.output

@@ -36,7 +36,7 @@ LEGEND = "key: X, O = marks played; a number = beads for that square; · = no be
 def cell_width(counts: Iterable[int]) -> int:
     """The width of a square that fits every count given with a space either side (at least 3,
     the width of a mark)."""
-    return max(3, *(len(str(n)) + 2 for n in counts))
+    return max(3, max((len(str(n)) + 2 for n in counts), default=0))
 
 
 def box_lines(key: str, beads: dict[Any, int], width: int = 3) -> list[str]:
@@ -94,6 +94,11 @@ def boxes_command(
     generated = {b.key: b.stage for b in matchboxes(g, t.seat, m.include_forced, m.dedupe)}
     keys = [k for k in generated if k in t.boxes] + sorted(k for k in t.boxes if k not in generated)
     if stage is not None:
+        last = max(generated.values(), default=0)
+        if stage > last:
+            raise UserError(
+                f"--stage {stage}: MENACE moves at most {last} times here (stages 1 to {last})"
+            )
         keys = [k for k in keys if generated.get(k) == stage]
     if limit:
         keys = keys[:limit]

@@ -37,7 +37,7 @@ from purestate.core.keys import Key, fold_in, key
 from purestate.core.record import Record, game_spec
 from purestate.io.files import write_atomic
 from purestate.io.records import GAMES_FILE, records_text
-from purestate.io.runs import run_folder
+from purestate.io.runs import run_folder, run_holding
 from purestate.io.tables import save_table
 
 _QUIT = {"q", "quit", "exit"}
@@ -174,8 +174,19 @@ def play_command(
     seat: Annotated[Seat, typer.Option(help="Your seat.")] = Seat.first,
     seed: Seed = 0,
     learn: Annotated[
-        bool, typer.Option(help="Let a learning agent learn from each game and save --table.")
+        bool,
+        typer.Option(
+            help="Let a learning agent learn from each game and save its table (over --table, "
+            "or into --save-table)."
+        ),
     ] = False,
+    save_table: Annotated[
+        Path | None,
+        typer.Option(
+            help="With --learn: save the learned table into this file instead of over --table "
+            "(needed when --table belongs to a run folder)."
+        ),
+    ] = None,
     explore: Explore = False,
     save: Annotated[
         Path | None,
@@ -209,6 +220,7 @@ def play_command(
         bot_table = bot.initial_table(g, 1 - human)
     if learn and (table is None or not bot.learns):
         raise UserError("--learn needs a learning agent and its --table file")
+    learned = _learned_table(table, save_table, learn)
     # a bot that learns from the games plays as it learns (MENACE draws its beads): judging it
     # greedily while reinforcing those moves would not be its learning rule
     player = bot if explore or learn else greedy_agent(bot)
@@ -227,7 +239,35 @@ def play_command(
         def keep(n: int, ep: Episode) -> None:
             _saved(written, records, Record.of(spec, names, seed, n, ep))
 
-        _session(g, agents, bot, bot_table, human, run_key, learn, table, games_done, keep)
+        _session(g, agents, bot, bot_table, human, run_key, learn, learned, games_done, keep)
+
+
+def _learned_table(table: Path | None, save_table: Path | None, learn: bool) -> Path | None:
+    """Where --learn saves the table: --save-table, else --table itself unless a run owns it.
+
+    A run folder's table changes only with its checkpoint, under its lock and with its games
+    logged (``purestate selfplay --resume``): a table learned from games played here goes
+    elsewhere, or the run could no longer be resumed.
+    """
+    if save_table is not None and not learn:
+        raise UserError("--save-table keeps what --learn learns: add --learn")
+    if not learn or table is None:
+        return None
+    if save_table is not None:
+        inside = run_holding(save_table)
+        if inside is not None:
+            raise UserError(
+                f"--save-table {save_table} is inside the run folder {inside}; "
+                "choose a file outside it"
+            )
+        return save_table
+    owner = run_holding(table)
+    if owner is not None:
+        raise UserError(
+            f"{table} belongs to the run in {owner}: --learn would change it behind the run's "
+            "checkpoint; add --save-table FILE to save what it learns elsewhere"
+        )
+    return table
 
 
 def _saved(folder: Path | None, records: list[Record], record: Record) -> None:

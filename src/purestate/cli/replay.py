@@ -15,7 +15,7 @@ from purestate.core.episode import Episode
 from purestate.core.record import Record, RecordError, replay_record, to_text
 from purestate.core.registry import make_spec
 from purestate.io.pictures import save_gif, save_svg
-from purestate.io.records import games_file, read_records
+from purestate.io.records import games_file, iter_records
 
 NEXT, BACK, QUIT, STAY = "next", "back", "quit", "stay"
 _LINE_KEYS = {"": NEXT, "n": NEXT, "p": BACK, "b": BACK, "q": QUIT}
@@ -49,16 +49,24 @@ def replay_command(
     --svg and --gif export instead. Example:
     purestate replay runs/tournament/games.jsonl --index 3
     """
-    records = read_records(file)
-    if text and index is None:
-        for r in records:
-            console.print(to_text(make_spec(r.game), r), highlight=False, soft_wrap=True)
-        return
+    # streamed: only the game asked for is kept, so no file makes this hold more than a record
+    # (and a file that is no log, /dev/zero, is refused at its first overlong line)
     n = 0 if index is None else index
-    if not 0 <= n < len(records):
-        last = len(records) - 1
-        raise UserError(f"--index {n}: {games_file(file)} holds games 0..{last}")
-    record = records[n]
+    found: Record | None = None
+    count = 0
+    for r in iter_records(file):
+        if text and index is None:
+            console.print(to_text(make_spec(r.game), r), highlight=False, soft_wrap=True)
+        elif count == n:
+            found = r
+        count += 1
+    if count == 0:
+        raise UserError(f"{games_file(file)}: no game records in it")
+    if text and index is None:
+        return
+    if found is None:
+        raise UserError(f"--index {n}: {games_file(file)} holds games 0..{count - 1}")
+    record = found
     try:
         episode = replay_record(record)
     except RecordError as e:

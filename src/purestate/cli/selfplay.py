@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,7 +28,7 @@ from purestate.core.registry import agent, classic_spec, make_spec
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record
 from purestate.io import plots
-from purestate.io.files import FileFormatError, sync, write_json
+from purestate.io.files import FileFormatError, open_own_file, sync, write_json
 from purestate.io.records import record_line
 from purestate.io.runs import (
     Mode,
@@ -43,8 +44,10 @@ from purestate.io.runs import (
     entries as _entries,
 )
 from purestate.io.selfplay import (
+    LOG_DIGEST,
     RUN_FILES,
     SEATS,
+    check_records,
     save_checkpoint,
     table_files,
     write_summary,
@@ -169,8 +172,14 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
         cut_log(folder / "games.jsonl", 0, run.seed)
         return Restored(run.initial_tables(game), (), None)
     games = ck.get("games")
-    if not isinstance(games, int) or games < 0:
+    if type(games) is not int or not 0 <= games <= MAX_GAMES:
         raise RunFolderError(f"{folder / 'checkpoint.json'}: no game count")
+    refused_at = ck.get("refused_at")
+    if refused_at is not None and (type(refused_at) is not int or not 0 <= refused_at <= games):
+        raise RunFolderError(
+            f"{folder / 'checkpoint.json'}: 'refused_at' is {refused_at!r}, not null or a game "
+            f"of the checkpoint's {games}; the run cannot be resumed (--force starts it again)"
+        )
     names = table_files(run)
     missing = [n for n in names if n not in ck["files"]]
     if missing:
@@ -187,7 +196,8 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
             other = folder / "opponent_table.json"
             tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games)
     records = cut_log(folder / "games.jsonl", games, run.seed)
-    return Restored((tables[0], tables[1]), tuple(records), ck.get("refused_at"))
+    check_records(folder, run, records, ck.get(LOG_DIGEST))
+    return Restored((tables[0], tables[1]), tuple(records), refused_at)
 
 
 def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
@@ -225,6 +235,20 @@ def _saved_settings(folder: Path) -> dict[str, Any]:
     if found.get("seat") not in (None, *SEATS):
         del found["seat"]
     return found
+
+
+def _saved_games(path: Path, saved: dict[str, Any] | None, start: int) -> int:
+    """The run's total as its manifest saved it (``start`` if it has none), checked as
+    ``--games`` is: a whole number from 1 to ``MAX_GAMES``."""
+    if saved is None or "games" not in saved:
+        return start
+    total = saved["games"]
+    if type(total) is not int or not 1 <= total <= MAX_GAMES:
+        raise RunFolderError(
+            f"{path}: 'games' is {total!r}, not a number of games from 1 to {MAX_GAMES:,}; "
+            "give the run's total with --games N"
+        )
+    return total
 
 
 @app.command("selfplay")
@@ -301,9 +325,17 @@ def selfplay_command(
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
-        # else: a run killed before it wrote anything starts again from game 0
+        elif mode == "resume":
+            # killed before its settings were saved: what it was started with is not known, so
+            # it is not guessed (the defaults would make another run under the same name)
+            raise UserError(
+                f"{out_dir} holds no saved settings (the run was stopped before it saved any): "
+                f"start it again with the original command and --out {out_dir}"
+            )
         start = restored.games
-        total_saved = saved.get("games", start) if saved is not None else start
+        # a total given again replaces the saved one, which is then never read
+        path = out_dir / "run.json"
+        total_saved = start if games is not None else _saved_games(path, saved, start)
         if more is not None and total_saved > start and restored.refused_at is None:
             raise UserError(
                 f"{out_dir} stopped at game {start} of {total_saved}: "
@@ -314,7 +346,7 @@ def selfplay_command(
         elif games is not None:
             total = games
         else:
-            total = saved.get("games", start) if saved else 1000
+            total = total_saved if saved is not None else 1000
         if total < start:
             raise UserError(
                 f"{out_dir} has {start} games already; --games is the run's total "
@@ -354,7 +386,8 @@ def _train(
     )
     w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
-    with (out_dir / "games.jsonl").open("a", encoding="utf-8") as log, progress:
+    appended = open_own_file(out_dir / "games.jsonl", "ab")  # never through a link
+    with io.TextIOWrapper(appended, encoding="utf-8") as log, progress:
         task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses)
         for stretch in run.stretches(g, tables, start, total - start, checkpoint):
             tables = stretch.tables

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -72,14 +74,63 @@ def sync(f: IO[Any]) -> None:
     os.fsync(f.fileno())
 
 
-def read_text(path: Path) -> str:
-    """Read a UTF-8 text file.
+LINK_REFUSED = "a run folder holds only its own files, never links"
+"""Why a link inside a run folder is refused (the end of the one-line error)."""
+
+
+def open_own(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
+    """Open ``path`` itself, never what a symbolic link there points to, and only a regular file.
+
+    Run folders come from anyone (a colleague's archive, a download): a link in one must not make
+    a command read or write outside it, and a pipe must not make it wait forever.
+
+    Returns:
+        The open file descriptor (the caller closes it).
 
     Raises:
-        FileFormatError: if it is missing or unreadable.
+        FileFormatError: ``path`` is a symbolic link or not a regular file (one line).
+        OSError: any other failure (missing, unreadable, ...), as the system reports it.
     """
     path = Path(path)
     try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise FileFormatError(f"{path} is a symbolic link; {LINK_REFUSED}") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileFormatError(f"{path} is not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_own_file(path: Path, mode: str = "rb") -> IO[Any]:
+    """``open_own`` as a Python file object: ``"rb"``, ``"r+b"`` or ``"ab"`` (binary only)."""
+    flags = {"rb": os.O_RDONLY, "r+b": os.O_RDWR, "ab": os.O_WRONLY | os.O_APPEND | os.O_CREAT}
+    return os.fdopen(open_own(path, flags[mode]), mode)
+
+
+def read_text(path: Path, follow: bool = True) -> str:
+    """Read a UTF-8 text file.
+
+    Args:
+        path: The file.
+        follow: Whether a symbolic link is read through (a file the user names) or refused (a
+            file inside a run folder, see ``open_own``).
+
+    Raises:
+        FileFormatError: if it is missing or unreadable, or a link when ``follow`` is false.
+    """
+    path = Path(path)
+    try:
+        if not follow:
+            with open_own_file(path) as f:
+                data: bytes = f.read()
+            return data.decode("utf-8")
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FileFormatError(f"{path}: no such file") from None
@@ -87,13 +138,13 @@ def read_text(path: Path) -> str:
         raise FileFormatError(f"{path}: cannot read it ({e.__class__.__name__})") from None
 
 
-def read_json(path: Path) -> Any:
-    """Read a JSON file.
+def read_json(path: Path, follow: bool = True) -> Any:
+    """Read a JSON file (``follow``: as in ``read_text``).
 
     Raises:
         FileFormatError: if it is missing, unreadable or not JSON.
     """
-    text = read_text(path)
+    text = read_text(path, follow)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

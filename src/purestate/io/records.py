@@ -1,19 +1,27 @@
 """games.jsonl on disk: JSON Lines of game records (``purestate.core.record.Record``).
 
-Every command that writes games writes them through ``record_line``; ``read_records`` reads a
-file (or a run folder's games.jsonl) back with one-line errors naming the file and the line.
+Every command that writes games writes them through ``record_line``; ``iter_records`` streams a
+file (or a run folder's games.jsonl) back one record at a time, and ``read_records`` reads them
+all, with one-line errors naming the file and the line. No line longer than ``MAX_RECORD_BYTES``
+is ever held in memory: a file that is not a log (``/dev/zero``, a disk image) is refused at its
+first long line instead of filling the memory.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from purestate.core.record import Record, RecordError
-from purestate.io.files import FileFormatError, read_text
+from purestate.io.files import FileFormatError
 
 GAMES_FILE = "games.jsonl"
+
+MAX_RECORD_BYTES = 1 << 20
+"""The longest line of a games log read (1 MiB). The longest game purestate plays, Tron on its
+largest map (200 × 200), fills at most 40,000 cells: its record is about 200 kB."""
 
 
 def record_line(record: Record) -> str:
@@ -32,23 +40,69 @@ def games_file(path: Path) -> Path:
     return path / GAMES_FILE if path.is_dir() else path
 
 
-def read_records(path: Path) -> list[Record]:
-    """Every record of a games.jsonl (or of a run folder's).
+def log_lines(f: IO[bytes], name: Path, limit: int = MAX_RECORD_BYTES) -> Iterator[bytes]:
+    """The lines of an open log, each with its newline (the last may lack it: cut short).
 
     Raises:
-        FileFormatError: naming the file and the first bad line and saying what is wrong.
+        FileFormatError: a line longer than ``limit`` bytes, naming ``name`` and the line.
+    """
+    n = 0
+    while True:
+        line = f.readline(limit + 1)
+        if not line:
+            return
+        n += 1
+        if len(line) > limit:
+            raise FileFormatError(
+                f"{name}, line {n}: longer than {limit:,} bytes; not a game record"
+            )
+        yield line
+
+
+def iter_records(path: Path, limit: int = MAX_RECORD_BYTES) -> Iterator[Record]:
+    """The records of a games.jsonl (or of a run folder's), one at a time, in order.
+
+    Blank lines are skipped. The file is read a line at a time: memory stays bounded by
+    ``limit`` whatever the file holds.
+
+    Raises:
+        FileFormatError: naming the file and the first bad line and saying what is wrong (a
+            missing or unreadable file, a line too long, not JSON, not a record).
     """
     file = games_file(path)
-    records = []
-    for n, line in enumerate(read_text(file).splitlines(), 1):
-        if not line.strip():
-            continue
+    try:
+        f = file.open("rb")
+    except FileNotFoundError:
+        raise FileFormatError(f"{file}: no such file") from None
+    except OSError as e:
+        raise FileFormatError(f"{file}: cannot read it ({e.__class__.__name__})") from None
+    with f:
         try:
-            records.append(Record.from_json(json.loads(line)))
-        except RecordError as e:
-            raise FileFormatError(f"{file}, line {n}: {e}") from None
-        except (ValueError, RecursionError):
-            raise FileFormatError(f"{file}, line {n}: not a JSON record") from None
+            for n, raw in enumerate(log_lines(f, file, limit), 1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise FileFormatError(f"{file}, line {n}: not UTF-8 text") from None
+                if not text.strip():
+                    continue
+                try:
+                    yield Record.from_json(json.loads(text))
+                except RecordError as e:
+                    raise FileFormatError(f"{file}, line {n}: {e}") from None
+                except (ValueError, RecursionError):
+                    raise FileFormatError(f"{file}, line {n}: not a JSON record") from None
+        except OSError as e:  # a folder given as a file, an I/O error midway
+            raise FileFormatError(f"{file}: cannot read it ({e.__class__.__name__})") from None
+
+
+def read_records(path: Path) -> list[Record]:
+    """Every record of a games.jsonl (or of a run folder's), see ``iter_records``.
+
+    Raises:
+        FileFormatError: naming the file and the first bad line and saying what is wrong, or
+            saying it holds no record.
+    """
+    records = list(iter_records(path))
     if not records:
-        raise FileFormatError(f"{file}: no game records in it")
+        raise FileFormatError(f"{games_file(path)}: no game records in it")
     return records

@@ -17,6 +17,12 @@ A run folder is what ``selfplay`` (and each run of a ``sweep``) writes: tables, 
   again, identically, because game ``i`` always uses the key ``fold_in(key(seed), i)``).
 
 Temporary files left by a kill are removed when the folder is next opened.
+
+A run folder is data, never instructions: it may come from anyone. Every name a run file gives
+(a checkpoint's ``files``) must be a plain name inside the folder (``plain_name``); nothing in the
+folder is read or written through a symbolic link, and a folder holding a link, a hard link, a
+pipe or a device is refused when it is opened (``check_contents``); the checkpoint holds a
+digest of the games log up to its game count (``log_digest``), so an edited log is refused.
 """
 
 from __future__ import annotations
@@ -28,11 +34,20 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from purestate.io.files import FileFormatError, read_json, write_json
+from purestate.io.files import (
+    LINK_REFUSED,
+    FileFormatError,
+    open_own,
+    open_own_file,
+    read_json,
+    write_json,
+)
+from purestate.io.records import log_lines
 
 LOCK = ".lock"
 CHECKPOINT = "checkpoint.json"
@@ -66,8 +81,9 @@ def _pid_alive(pid: int) -> bool:
 
 def _holder(lock: Path) -> str:
     try:
-        pid = int(lock.read_text(encoding="ascii").strip() or "0")
-    except (OSError, ValueError):
+        with open_own_file(lock) as f:
+            pid = int(f.read(32).decode("ascii").strip() or "0")
+    except (OSError, ValueError):  # FileFormatError is a ValueError
         return "another process"
     return f"process {pid}" if pid and _pid_alive(pid) else "another process"
 
@@ -78,7 +94,10 @@ def _locked(folder: Path) -> Iterator[None]:
     path = folder / LOCK
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+            # never through a link: a .lock pointing elsewhere must not truncate its target
+            fd = open_own(path, os.O_RDWR | os.O_CREAT)
+        except FileFormatError as e:
+            raise RunFolderError(str(e)) from None
         except OSError as e:
             raise RunFolderError(f"cannot write in {describe_os_error(folder, e)}") from None
         try:
@@ -91,9 +110,13 @@ def _locked(folder: Path) -> Iterator[None]:
         # The file may have been unlinked by its previous owner between our open and our lock:
         # then we hold a lock nobody else can see, so try again on the file that is there now.
         try:
-            same = os.path.samestat(os.fstat(fd), os.stat(path))
+            held = os.fstat(fd)
+            same = os.path.samestat(held, os.lstat(path))
         except FileNotFoundError:
             same = False
+        if same and held.st_nlink > 1:  # truncating it would truncate its other names too
+            os.close(fd)
+            raise RunFolderError(_hard_link(path))
         if same:
             break
         os.close(fd)
@@ -114,6 +137,71 @@ def clean_temporaries(folder: Path) -> None:
             p.unlink()
 
 
+def plain_name(name: object, where: Path) -> str:
+    """``name`` if it names a file directly inside a folder: no separator, no ``..``, not empty,
+    not hidden (the folder's own hidden files are its lock and its temporary files), not the
+    checkpoint itself.
+
+    Args:
+        name: A file name read from a run file (a checkpoint's ``files``).
+        where: The file that names it (for the message).
+
+    Raises:
+        RunFolderError: one line naming ``where`` and the name.
+    """
+    if (
+        not isinstance(name, str)
+        or name.startswith(".")
+        or name in ("", CHECKPOINT)
+        or any(c in name for c in "/\\\0")
+        or os.path.isabs(name)
+    ):
+        raise RunFolderError(
+            f"{where} names {name!r}, not a plain file name inside its folder; "
+            "a run folder's files never name paths outside it"
+        )
+    return name
+
+
+def _hard_link(path: Path) -> str:
+    return (
+        f"{path} has other names (a hard link); a run folder's files are its own: "
+        "copy the folder (cp -r) instead of linking it"
+    )
+
+
+def check_contents(folder: Path) -> None:
+    """Refuse a folder that holds anything but its own plain files and folders.
+
+    A symbolic link (to a file or a folder) would make a command read or write outside the
+    folder; a hard link would make it truncate or append to a file of another folder; a pipe
+    or a device would make it wait forever or read without end. Every level is looked at,
+    since a sweep keeps its runs in folders below its own.
+
+    Raises:
+        RunFolderError: one line naming the first such entry.
+    """
+
+    def refuse(e: OSError) -> None:
+        raise RunFolderError(f"cannot read the folder {describe_os_error(Path(e.filename), e)}")
+
+    for root, dirs, names in os.walk(folder, onerror=refuse):
+        for name in (*dirs, *names):
+            path = Path(root, name)
+            try:
+                st = os.lstat(path)
+            except FileNotFoundError:  # removed meanwhile (our own temporary file)
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                raise RunFolderError(f"{path} is a symbolic link; {LINK_REFUSED}")
+            if stat.S_ISDIR(st.st_mode):
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise RunFolderError(f"{path} is not a regular file; {LINK_REFUSED}")
+            if st.st_nlink > 1:
+                raise RunFolderError(_hard_link(path))
+
+
 def entries(folder: Path) -> list[Path]:
     """What a folder holds, but its lock file."""
     return sorted(p for p in folder.iterdir() if p.name != LOCK)
@@ -127,6 +215,18 @@ def _enclosing_run(folder: Path) -> Path | None:
     for parent in folder.resolve().parents:
         if any((parent / mark).exists() for mark in RUN_MARKS):
             return parent
+    return None
+
+
+def run_holding(path: Path) -> Path | None:
+    """The run folder that holds the file ``path`` (its own folder or one above), or None.
+
+    Links are resolved first: a table reached through a link is still the run's.
+    """
+    where = Path(path).resolve().parent
+    for folder in (where, *where.parents):
+        if any((folder / mark).exists() for mark in RUN_MARKS):
+            return folder
     return None
 
 
@@ -169,6 +269,8 @@ def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Pat
             message = f"cannot create the folder {describe_os_error(folder, e)}"
             raise RunFolderError(message) from None
         with _locked(folder):
+            _LOG_MARKS.clear()  # what this process knew of any log may be out of date now
+            check_contents(folder)
             if mode == "resume":
                 recover(folder)  # before cleaning: a checkpoint's pending files finish it
             clean_temporaries(folder)
@@ -190,7 +292,10 @@ def run_folder(folder: Path, mode: Mode, owned: Collection[str]) -> Iterator[Pat
                         shutil.rmtree(p)
                     else:
                         p.unlink()
-            yield folder
+            try:
+                yield folder
+            finally:
+                _LOG_MARKS.clear()
     except BaseException:
         for p in created:  # rmdir removes only what is still empty
             try:
@@ -207,9 +312,14 @@ def _digest(data: bytes) -> str:
 
 def _file_digest(path: Path) -> str | None:
     try:
-        return _digest(path.read_bytes())
+        fd = open_own(path)
     except FileNotFoundError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        h = hashlib.sha256()
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _pending(folder: Path, name: str) -> Path:
@@ -225,6 +335,7 @@ def commit(folder: Path, files: Mapping[str, str], meta: Mapping[str, Any]) -> N
     """
     digests = {}
     for name, text in files.items():
+        plain_name(name, folder / CHECKPOINT)
         data = text.encode("utf-8")
         _write_durably(_pending(folder, name), data)
         digests[name] = _digest(data)
@@ -234,7 +345,7 @@ def commit(folder: Path, files: Mapping[str, str], meta: Mapping[str, Any]) -> N
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    fd = open_own(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     try:
         os.write(fd, data)
         os.fsync(fd)
@@ -252,14 +363,16 @@ def recover(folder: Path) -> dict[str, Any] | None:
         RunFolderError: a file of the checkpoint is missing or differs from what was committed.
     """
     path = folder / CHECKPOINT
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
-    data = read_json(path)
+    data = read_json(path, follow=False)
     if not isinstance(data, dict):
         raise RunFolderError(f"{path}: not a purestate checkpoint ({CHECKPOINT_FORMAT})")
     files = data.get("files")
     if data.get("format") != CHECKPOINT_FORMAT or not isinstance(files, dict):
         raise RunFolderError(f"{path}: not a purestate checkpoint ({CHECKPOINT_FORMAT})")
+    for name in files:  # every name checked before any file is moved
+        plain_name(name, path)
     for name, want in files.items():
         target = folder / name
         if _file_digest(target) == want:
@@ -268,7 +381,7 @@ def recover(folder: Path) -> dict[str, Any] | None:
         if _file_digest(pending) == want:
             os.replace(pending, target)
             continue
-        what = "is missing" if not target.exists() else "does not match"
+        what = "is missing" if not os.path.lexists(target) else "does not match"
         raise RunFolderError(
             f"{target} {what} the checkpoint in {path}; the run cannot be resumed "
             "(--force starts it again)"
@@ -276,50 +389,104 @@ def recover(folder: Path) -> dict[str, Any] | None:
     return dict(data)
 
 
+_LOG_MARKS: dict[str, tuple[int, int, int, Any]] = {}
+"""How far this process has digested each log it holds open in a run folder: the file's inode,
+the lines and bytes digested, and the SHA-256 state after them. A log only grows while its folder
+is locked by us, so a checkpoint digests only the lines logged since the last one; ``run_folder``
+forgets every mark when a folder is opened or closed."""
+
+
+def _remember(path: Path, lines: int, size: int, h: Any) -> None:
+    with contextlib.suppress(OSError):
+        _LOG_MARKS[str(path)] = (os.lstat(path).st_ino, lines, size, h.copy())
+
+
+def log_digest(path: Path, games: int) -> str:
+    """The SHA-256 digest of the first ``games`` lines of a games log (what a checkpoint records).
+
+    Raises:
+        RunFolderError: the log holds fewer than ``games`` whole lines.
+    """
+    start, size, h = 0, 0, hashlib.sha256()
+    mark = _LOG_MARKS.get(str(path))
+    if games and mark is not None and mark[1] <= games:
+        with contextlib.suppress(OSError):
+            if os.lstat(path).st_ino == mark[0]:
+                start, size, h = mark[1], mark[2], mark[3].copy()
+    if games > start:
+        with open_own_file(path) as f:
+            f.seek(size)
+            for line in log_lines(f, path):
+                if not line.endswith(b"\n"):
+                    break
+                h.update(line)
+                size += len(line)
+                start += 1
+                if start == games:
+                    break
+    if start < games:
+        raise RunFolderError(f"{path}: {start} games logged but the checkpoint has {games}")
+    _remember(path, games, size, h)
+    return h.hexdigest()
+
+
 def cut_log(path: Path, games: int, seed: int) -> list[dict[str, Any]]:
     """Cut a games log back to its first ``games`` records and return them.
 
     Lines past ``games`` (games played after the last checkpoint, or a line cut short by a kill)
     are dropped; the records kept must be games ``0 .. games - 1`` of the run with ``seed``.
+    The log is read a line at a time, never through a link, and no line longer than a record
+    may be is read (``io.records.MAX_RECORD_BYTES``).
 
     Raises:
         RunFolderError: the log is shorter than the checkpoint, or does not belong to the run.
     """
-    lines: list[bytes] = []
-    if path.exists():
-        with path.open("rb") as f:
-            for _ in range(games):
-                line = f.readline()
+    records: list[dict[str, Any]] = []
+    size, h = 0, hashlib.sha256()
+    exists = os.path.lexists(path)
+    if exists:
+        with open_own_file(path) as f:
+            for line in log_lines(f, path) if games else ():
                 if not line.endswith(b"\n"):
                     break
-                lines.append(line)
-    if len(lines) < games:
+                i = len(records)
+                try:
+                    record = json.loads(line)
+                except (ValueError, RecursionError):
+                    record = None
+                if (
+                    not isinstance(record, dict)
+                    or record.get("index") != i
+                    or record.get("seed") != seed
+                ):
+                    raise RunFolderError(
+                        f"{path}: line {i + 1} is not game {i} of this run (seed {seed})"
+                    )
+                records.append(record)
+                h.update(line)
+                size += len(line)
+                if len(records) == games:
+                    break
+    if len(records) < games:
         raise RunFolderError(
-            f"{path}: {len(lines)} games logged but the checkpoint has {games}; "
+            f"{path}: {len(records)} games logged but the checkpoint has {games}; "
             "the run cannot be resumed (--force starts it again)"
         )
-    records = []
-    for i, line in enumerate(lines):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            record = None
-        if not isinstance(record, dict) or record.get("index") != i or record.get("seed") != seed:
-            raise RunFolderError(f"{path}: line {i + 1} is not game {i} of this run (seed {seed})")
-        records.append(record)
-    if path.exists() and path.stat().st_size != sum(map(len, lines)):
-        with path.open("r+b") as f:
-            f.truncate(sum(map(len, lines)))
+    if exists and os.lstat(path).st_size != size:
+        with open_own_file(path, "r+b") as f:
+            f.truncate(size)
             f.flush()
             os.fsync(f.fileno())
+    if exists:
+        _remember(path, games, size, h)
     return records
 
 
 def read_manifest(path: Path) -> dict[str, Any] | None:
     """A run's manifest (what was asked for: game, agents, seed, games), or None if missing."""
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
-    data = read_json(path)
+    data = read_json(path, follow=False)
     if not isinstance(data, dict):
         raise RunFolderError(f"{path}: not a purestate run manifest")
     return dict(data)

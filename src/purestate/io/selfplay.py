@@ -7,16 +7,20 @@ folders through these functions, so a folder either of them wrote is one
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from purestate.core.spec import format_spec
+from purestate.core.record import Record, RecordError, replay_record
+from purestate.core.registry import make_spec
+from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.io import plots
-from purestate.io.files import json_text, write_json
-from purestate.io.runs import commit
+from purestate.io.files import json_text, open_own_file, write_json
+from purestate.io.records import GAMES_FILE
+from purestate.io.runs import RunFolderError, commit, log_digest
 from purestate.io.solutions import load_or_solve
 from purestate.io.tables import table_json
 from purestate.solve import require_solvable
@@ -65,14 +69,58 @@ def save_checkpoint(
     folder: Path, run: Selfplay, game: Any, tables: tuple[Any, Any], games: int,
     refused_at: int | None,
 ) -> None:  # fmt: skip
-    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``)."""
+    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``).
+
+    The checkpoint also holds the digest of the first ``games`` lines of games.jsonl (which must
+    be logged, and synced, before): a resumed run refuses a log edited since.
+    """
     learner, opp = run.agents()
     who = {"table.json": (learner, run.seat), "opponent_table.json": (opp, 1 - run.seat)}
     files = {}
     for name in table_files(run):
         a, seat = who[name]
         files[name] = json_text(table_json(game, a, tables[seat], seat, games))
-    commit(folder, files, {"games": games, "refused_at": refused_at})
+    log = log_digest(folder / GAMES_FILE, games)
+    commit(folder, files, {"games": games, "refused_at": refused_at, LOG_DIGEST: log})
+
+
+LOG_DIGEST = "log_sha256"
+"""The checkpoint's field holding the SHA-256 of games.jsonl up to its game count (runs
+checkpointed before it was kept have none; their records are checked by replaying them)."""
+
+
+def check_records(folder: Path, run: Selfplay, records: Sequence[Any], want: Any) -> None:
+    """Refuse a games log that is not the one the run's checkpoint was taken with.
+
+    Each record must be a well-formed record of the run's game and the learner's seat whose moves
+    replay, legally, to its recorded returns and result; the log's lines must have the digest
+    ``want`` that the checkpoint holds (None: a checkpoint from before digests were kept).
+
+    Raises:
+        RunFolderError: one line naming the file and, when a record is wrong, its line.
+    """
+    path = folder / GAMES_FILE
+    game = run.make_game()
+    for i, data in enumerate(records):
+        try:
+            record = Record.from_json(data)
+            if record.seat != run.seat:
+                raise RecordError(f"seat {record.seat} is not the learner's ({run.seat})")
+            if make_spec(record.game) != game:
+                raise RecordError(f"a game of {record.game!r}, not of this run's")
+            replay_record(record)
+        except (RecordError, SpecError) as e:
+            raise RunFolderError(
+                f"{path}, line {i + 1}: {e}; the run cannot be resumed (--force starts it again)"
+            ) from None
+    if want is None:
+        return
+    if not isinstance(want, str) or log_digest(path, len(records)) != want:
+        raise RunFolderError(
+            f"{path}: its first {len(records)} lines are not the ones checkpointed in "
+            f"{folder / 'checkpoint.json'} (edited since?); the run cannot be resumed "
+            "(--force starts it again)"
+        )
 
 
 def write_summary(
@@ -100,7 +148,7 @@ def write_summary(
         solution = load_or_solve(game)
         # streamed from the log (the whole run, as the summary): holding every game's moves in
         # memory would cost far more than the outcomes do
-        with (out_dir / "games.jsonl").open(encoding="utf-8") as log:
+        with io.TextIOWrapper(open_own_file(out_dir / GAMES_FILE), encoding="utf-8") as log:
             games = (json.loads(line)["moves"] for line in log)
             rates = optimal_move_rates(game, solution, games, run.seat, block)
         for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
