@@ -205,3 +205,17 @@ def test_elo_without_a_prior_on_separate_groups_is_finite() -> None:
     assert r[0] - r[1] == pytest.approx(400 * math.log10(2))
     assert r[2] - r[3] == pytest.approx(400 * math.log10(3))
     assert sum(r) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_ratings_equal_to_a_millionth_rank_in_the_order_given() -> None:
+    from purestate.core.learning import Tally
+    from purestate.experiments.tournament import Rating, Standings
+
+    tally = Tally(1, 0, 1)
+    ratings = (
+        Rating(0, 5.0 - 1e-9, (0.0, 9.0), tally),
+        Rating(1, 5.0 + 1e-9, (0.0, 9.0), tally),
+        Rating(2, 7.0, (0.0, 9.0), tally),
+    )
+    summary = tournament_cli._summary("tictactoe", ["a", "b", "c"], 1, 0, Standings((), ratings))
+    assert [r["agent"] for r in summary["ratings"]] == ["c", "a", "b"]

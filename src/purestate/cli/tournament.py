@@ -156,7 +156,9 @@ def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex
 def _summary(
     game: str, names: list[str], games: int, seed: int, table: Standings
 ) -> dict[str, Any]:
-    ranked = sorted(table.ratings, key=lambda r: -r.elo)
+    # ratings equal to a millionth of a point are a tie (the fit's last digits are noise): the
+    # first-listed agent ranks first, on every machine
+    ranked = sorted(table.ratings, key=lambda r: (-round(r.elo, 6), r.entrant))
     return {
         "game": game,
         "seed": seed,
