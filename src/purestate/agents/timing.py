@@ -47,6 +47,7 @@ class LimitedClock(Protocol):
         """Seconds now."""
         ...
 
+
 A = TypeVar("A")
 
 

@@ -123,7 +123,7 @@ def _bounded_bot(base: Any) -> Any:
     itself would pick after that many simulations. At least one simulation always runs.
     """
 
-    class Bounded(base):  # type: ignore[misc, valid-type]
+    class Bounded(base):  # type: ignore[misc]
         passed: Any = None
 
         def _apply_tree_policy(self, root: Any, state: Any) -> Any:
