@@ -77,7 +77,7 @@ class Owned(Generic[T]):
             self._drop(oldest)
         if len(self._items) >= self.total:
             idle = self._now() - IDLE_SECONDS
-            stale = next(
+            stale = self._oldest_of(owner) or next(
                 (k for k, (_, it, t) in self._items.items() if t < idle and not self._busy(it)),
                 None,
             )
