@@ -249,7 +249,7 @@ SEARCHES = (
             "seat": 1,
         },
         None,
-    ),  # fmt: skip
+    ),
     ({"game": "tictactoe", "opponent": "mcts:simulations=0,seconds=inf", "seat": 1}, None),
     (
         {
@@ -258,7 +258,7 @@ SEARCHES = (
             "seat": 1,
         },
         None,
-    ),  # fmt: skip
+    ),
     ({"game": "tron:map=empty_room", "opponent": "alphabeta:depth=0,nodes=0"}, "R"),
     (
         {
@@ -267,7 +267,7 @@ SEARCHES = (
             "seat": 1,
         },
         None,
-    ),  # fmt: skip
+    ),
 )
 
 
@@ -361,7 +361,7 @@ def test_the_server_ends_on_a_signal_while_searching(runs: Path, sig: int) -> No
     while srv.cpu() - busy < 1.0:
         assert time.monotonic() < deadline, "the search never started"
         time.sleep(0.2)
-    took, err = srv.stop(sig)
+    _, err = srv.stop(sig)
     asker.join(WAIT)
     assert "Traceback" not in err and "Error" not in err, err
     assert srv.proc.returncode == 0, err
