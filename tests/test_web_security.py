@@ -271,7 +271,7 @@ SEARCHES = (
 )
 
 
-@pytest.mark.parametrize(("setup", "move"), SEARCHES, ids=[s["opponent"] for s, _ in SEARCHES])
+@pytest.mark.parametrize(("setup", "move"), SEARCHES, ids=[str(s["opponent"]) for s, _ in SEARCHES])
 def test_every_bot_move_answers_within_the_budget(
     server: Server, setup: dict[str, Any], move: str | None
 ) -> None:
