@@ -235,6 +235,9 @@ def test_idle_things_make_room_and_in_use_ones_do_not() -> None:
     store.add("x", "bob")  # alice's idle game made room, her busy one stays
     assert store.get(a, "alice") == "busy"
     with pytest.raises(Busy):
+        store.room("carol")
+    store.room("bob")  # bob's own oldest would make room
+    with pytest.raises(Busy):
         store.add("y", "carol")
     assert MAX_SESSIONS >= MAX_GAMES_EACH
 

@@ -264,6 +264,7 @@ def create_app(
         game = _str(data, "game", "tictactoe")
         opponent = _str(data, "opponent")
         seat, seed = _int(data, "seat", 0), _int(data, "seed", 0)
+        sessions.room(owner(request))  # a full server refuses before the bot thinks
         session = await budget.run(request, new_session, game, opponent, seat, seed, root, budget)
         return JSONResponse(session.view(sessions.add(session, owner(request))))
 
@@ -304,6 +305,7 @@ def create_app(
 
     async def api_lab(request: Request) -> Response:
         data = await _json(request)
+        labs.room(owner(request))
         lab = await budget.run(request, new_lab, data, budget)
         # one lab, and so one training job, per browser session (the cookie web.guard sets)
         return JSONResponse(lab.view(labs.add(lab, owner(request))))

@@ -76,20 +76,33 @@ class Owned(Generic[T]):
             assert oldest is not None
             self._drop(oldest)
         if len(self._items) >= self.total:
-            idle = self._now() - IDLE_SECONDS
-            stale = self._oldest_of(owner) or next(
-                (k for k, (_, it, t) in self._items.items() if t < idle and not self._busy(it)),
-                None,
-            )
-            if stale is None:
-                raise Busy(
-                    f"the server holds as many {self.what}s as it may ({self.total}), all of "
-                    "other browsers: try again later"
-                )
-            self._drop(stale)
+            self._drop(self._room_for(owner))
         item_id = secrets.token_urlsafe(12)
         self._items[item_id] = (owner, item, self._now())
         return item_id
+
+    def room(self, owner: str) -> None:
+        """Check, before making a new thing for ``owner``, that it could be kept.
+
+        Raises:
+            Busy: the server is full of other browsers' things, none of them idle.
+        """
+        if len(self._items) >= self.total:
+            self._room_for(owner)
+
+    def _room_for(self, owner: str) -> str:
+        """The id to forget for ``owner``'s new thing on a full server: the owner's oldest, else
+        a thing idle for ``IDLE_SECONDS`` and not in use."""
+        idle = self._now() - IDLE_SECONDS
+        found = self._oldest_of(owner) or next(
+            (k for k, (_, it, t) in self._items.items() if t < idle and not self._busy(it)), None
+        )
+        if found is None:
+            raise Busy(
+                f"the server holds as many {self.what}s as it may ({self.total}), all of other "
+                "browsers: try again later"
+            )
+        return found
 
     def get(self, item_id: str, owner: str) -> T:
         """The thing ``item_id`` if ``owner`` owns it.
