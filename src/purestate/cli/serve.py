@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import sys
 import threading
 import webbrowser
 from collections.abc import Callable, Iterator
@@ -105,6 +107,12 @@ def serve_command(
     server.run()
     if server.interrupted:
         err_console.print("purestate serve: stopped")
+        # everything is closed and answered; what is left is memory (the games' search trees,
+        # millions of objects after long searches), which the system frees at once, while the
+        # interpreter would take seconds to free it object by object
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def stopping_server(config: Any, stop: Callable[[], None]) -> Any:
