@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
-from purestate.agents.timing import Clock, deadline
+from purestate.agents.timing import Clock, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game, require_game
@@ -376,7 +376,7 @@ class AlphaBeta(FixedPolicy):
             self.depth,
             self.evaluation(),
             nodes=self.nodes,
-            stop=None if self.seconds <= 0 else stop,
+            stop=None if stop is never else stop,
             ties=random_ties,
         )
         _, best_move, stats = result

@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Literal
 
 from attrs import field, frozen
 
-from purestate.agents.timing import Clock, check_budget, deadline
+from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
@@ -361,7 +361,7 @@ def _run(
     solver = agent.solver
     bias = agent.bias
     scorer = agent.scorer()
-    timed = agent.seconds > 0
+    timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
     fast_playout = playout_of(game)
     mode = agent.playout

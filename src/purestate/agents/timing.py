@@ -17,16 +17,36 @@ A timed agent declares the clock as a private attrs field, so it is neither a sp
 part of the spec string, and the agent is equal to itself whatever clock it reads::
 
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
+
+A clock may also carry a ``limit`` attribute (seconds, see ``LimitedClock``): the most any one
+move may take, whatever the agent's own options say. The browser app's server attaches such a
+clock to every bot it runs, so ``mcts:simulations=100000000`` or ``alphabeta:depth=0,nodes=0``
+still answers within the server's budget; the search polls the clock as it polls a ``seconds``
+budget, and stops at whichever budget ends first. A plain clock (``time.thread_time``) has no
+limit, so the agents a command builds behave exactly as their options say. A clock may also
+raise to abandon a move altogether (the server's clock raises when the page that asked has
+gone); the exception passes through the search untouched.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import attrs
 
 Clock = Callable[[], float]
+
+
+class LimitedClock(Protocol):
+    """A clock that also bounds every move: ``limit`` seconds at most (0: no bound)."""
+
+    limit: float
+
+    def __call__(self) -> float:
+        """Seconds now."""
+        ...
+
 
 A = TypeVar("A")
 
@@ -48,8 +68,17 @@ def with_clock(agent: A, clock: Clock) -> A:
     return made
 
 
+def limit_of(clock: Clock | None) -> float:
+    """The most seconds one move may take on ``clock`` (its ``limit``; 0 when it sets none)."""
+    limit = getattr(clock, "limit", 0.0)
+    return float(limit) if isinstance(limit, int | float) and limit > 0 else 0.0
+
+
 def deadline(clock: Clock | None, seconds: float, what: str) -> Callable[[], bool]:
     """A function telling whether ``seconds`` have passed since now on ``clock``.
+
+    A clock with a ``limit`` shortens the budget to it (and gives one to an agent without a
+    ``seconds`` budget). The search needs to poll the result only when it is not ``never``.
 
     Args:
         clock: The injected clock (None is refused when a time budget is asked for).
@@ -59,8 +88,11 @@ def deadline(clock: Clock | None, seconds: float, what: str) -> Callable[[], boo
     Raises:
         ValueError: if a time budget is asked for without a clock.
     """
+    limit = limit_of(clock)
+    if limit and (seconds <= 0 or seconds > limit):
+        seconds = limit
     if seconds <= 0:
-        return _never
+        return never
     if clock is None:
         raise ValueError(
             f"{what}: a seconds budget needs a clock; the command line attaches one, in a script "
@@ -82,5 +114,6 @@ def check_budget(simulations: int, seconds: float) -> None:
         raise ValueError("give a budget: simulations > 0 or seconds > 0")
 
 
-def _never() -> bool:
+def never() -> bool:
+    """The deadline of a search without a time budget: it never passes."""
     return False

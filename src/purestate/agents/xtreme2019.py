@@ -37,7 +37,7 @@ from typing import Any, Literal
 from attrs import field, frozen
 
 from purestate.agents.mcts import MoveScores, Node, Tree, find_subtree
-from purestate.agents.timing import Clock, check_budget, deadline
+from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game
@@ -157,7 +157,7 @@ class Xtreme2019:
         c = self.c
         heavy = self.playout == "heavy"
         limit = self.simulations if self.simulations > 0 else -1
-        timed = self.seconds > 0
+        timed = passed is not never  # a seconds budget, or the clock's own limit
         sims = 0
         while not sims or not (sims == limit or (timed and not sims & 15 and passed())):
             node = root

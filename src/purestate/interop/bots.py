@@ -6,6 +6,10 @@ the game (``as_pyspiel``) and of the state (``to_pyspiel``), with a NumPy ``Rand
 from the move's key: the same key gives the same move, and no randomness is shared between
 moves or games. OpenSpiel is imported when a bot first moves, so listing the agents needs no
 extra.
+
+``openspiel_mcts`` takes the clock timed agents take (``purestate.agents.timing``): a clock with
+a ``limit`` (the browser app's server attaches one) bounds each move; the bot checks it before
+every simulation and plays the best move of the simulations done when the limit is reached.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 import numpy as np
 from attrs import field, frozen
 
+from purestate.agents.timing import Clock, deadline, never
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, bits
@@ -53,6 +58,9 @@ class OpenSpielMCTS(FixedPolicy):
     uct_c: float = 2.0
     rollouts: int = field(default=1, validator=_positive)
     solve: bool = True
+    # the injected clock (init argument ``clock``): not an option, not part of equality; only a
+    # clock with a ``limit`` bounds the search, which otherwise runs its simulations
+    _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     @property
     def spec(self) -> str:
@@ -74,21 +82,56 @@ class OpenSpielMCTS(FixedPolicy):
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
-        """The move OpenSpiel's MCTS bot picks, with randomness drawn from ``key``."""
+        """The move OpenSpiel's MCTS bot picks, with randomness drawn from ``key``; with a clock
+        whose limit is reached first, the best move of the simulations done by then."""
         self.check_game(game)
         pyspiel_module()  # one line naming the extra when OpenSpiel is missing
         from open_spiel.python.algorithms import mcts
 
         rs = _random_state(key)
-        bot = mcts.MCTSBot(
+        args = (
             as_pyspiel(game),
             self.uct_c,
             self.simulations,
             mcts.RandomRolloutEvaluator(self.rollouts, rs),
-            solve=self.solve,
-            random_state=rs,
         )
-        return Decision(int(bot.step(to_pyspiel(game, state))))
+        passed = deadline(self._clock, 0.0, "openspiel_mcts")
+        if passed is never:
+            bot = mcts.MCTSBot(*args, solve=self.solve, random_state=rs)
+            return Decision(int(bot.step(to_pyspiel(game, state))))
+        bot = _bounded_bot(mcts.MCTSBot)(*args, solve=self.solve, random_state=rs)
+        bot.passed = passed
+        try:
+            return Decision(int(bot.step(to_pyspiel(game, state))))
+        except _OutOfTime as out:
+            return Decision(int(out.root.best_child().action))
+
+
+class _OutOfTime(Exception):
+    """Raised by a bounded bot before a simulation once its time is up, with the search tree."""
+
+    def __init__(self, root: Any) -> None:
+        super().__init__("out of time")
+        self.root = root
+
+
+def _bounded_bot(base: Any) -> Any:
+    """OpenSpiel's ``MCTSBot`` class, checking ``passed()`` before each simulation.
+
+    Every simulation starts with the tree policy (``_apply_tree_policy``), after the previous one
+    was backed up, so stopping there leaves a consistent tree whose best child is a move OpenSpiel
+    itself would pick after that many simulations. At least one simulation always runs.
+    """
+
+    class Bounded(base):  # type: ignore[misc]
+        passed: Any = None
+
+        def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+            if root.explore_count and self.passed():
+                raise _OutOfTime(root)
+            return super()._apply_tree_policy(root, state)
+
+    return Bounded
 
 
 @frozen

@@ -5,16 +5,22 @@ streams to their pages as server-sent events), and writes a saved lab as a new r
 rules, the moves, the bots, the learning and the pictures all come from the library. Every
 refusal is a JSON ``{"error": message}`` with a 4xx status; nothing reaches the browser as a
 traceback.
+
+What the server trusts and refuses (docs/web.md, "Security model"): ``web.guard`` checks the Host,
+the Origin and the JSON body of every request and names the browser by a cookie; games and labs
+belong to that browser (``web.owners``); every bot move and lab step runs within the CPU budget of
+``web.budget`` and is abandoned when its client goes away or the server stops; the runs folder is
+read without ever following a symlink (``web.runs``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +38,12 @@ from purestate.core.registry import agents, games, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
+from purestate.web.budget import MOVE_SECONDS, Budget
 from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
-from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, Labs, new_lab
-from purestate.web.play import Session, Sessions, new_session
+from purestate.web.guard import Guard, allowed_hosts, browser_of
+from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, lab_store, new_lab
+from purestate.web.owners import Owned
+from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS, Session, new_session
 from purestate.web.runs import game_view, inside, list_runs, run_view
 from purestate.web.travel import can_travel, table_after
 
@@ -139,8 +148,6 @@ def table_files(root: Path) -> list[str]:
     return out
 
 
-BROWSER_COOKIE = "purestate_browser"
-"""The cookie naming a browser session, which owns at most one MENACE lab."""
 KEEPALIVE = 5.0
 """Seconds between comments on an idle lab's event stream (so a closed page is noticed)."""
 
@@ -149,7 +156,7 @@ def _event(data: dict[str, Any]) -> str:
     return f"data: {json.dumps(data)}\n\n"
 
 
-async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
+async def _lab_events(request: Request, lab: Lab, budget: Budget) -> AsyncIterator[str]:
     """The lab's training job as server-sent events: one update per step while it runs.
 
     The job lives in this stream: when the page closes (the client disconnects) or the browser
@@ -158,7 +165,9 @@ async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
     """
     try:
         yield ": the lab's updates\n\n"
-        while not lab.closed and not await request.is_disconnected():
+        while (
+            not lab.closed and not budget.stopping.is_set() and not await request.is_disconnected()
+        ):
             if not (lab.running and not lab.done() and not lab.person):
                 lab.wake.clear()
                 try:
@@ -168,7 +177,7 @@ async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
                 continue
             n, speed = lab.step_size(), lab.speed
             started = time.perf_counter()
-            update = await run_in_threadpool(lab.advance, n)
+            update = await budget.run(None, lab.advance, n)
             took = time.perf_counter() - started
             if speed == 0:
                 lab.timed(n, took)
@@ -181,16 +190,49 @@ async def _lab_events(request: Request, lab: Lab) -> AsyncIterator[str]:
         lab.running = False
 
 
-def create_app(runs: Path) -> Starlette:
+def create_app(
+    runs: Path,
+    *,
+    move_seconds: float = MOVE_SECONDS,
+    host: str = "127.0.0.1",
+    allow_hosts: Iterable[str] = (),
+) -> Starlette:
     """The app serving the runs folder ``runs`` (which it reads, writes saved labs into as new
     run folders, and never leaves).
 
+    ``app.state.stop()`` (safe to call from a signal handler) abandons every search and ends the
+    labs' event streams, so that the server can stop at once.
+
     Args:
         runs: The runs folder (created by the caller if missing).
+        move_seconds: The CPU seconds a bot may think about one move (and a lab step may take).
+        host: The address the server listens on: a ``Host`` header naming it is answered.
+        allow_hosts: More names the ``Host`` header may give (127.0.0.1, localhost and [::1]
+            always may).
     """
     root = Path(runs).resolve()
-    sessions = Sessions()
-    labs = Labs()
+    budget = Budget(move_seconds)
+    sessions: Owned[Session] = Owned(MAX_SESSIONS, MAX_GAMES_EACH, "game")
+    labs = lab_store()
+    loops: list[asyncio.AbstractEventLoop] = []
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loops.append(asyncio.get_running_loop())
+        yield
+
+    def stop() -> None:
+        budget.stopping.set()
+        for loop in loops:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(_wake_all)
+
+    def _wake_all() -> None:
+        for lab in labs.all():
+            lab.wake.set()
+
+    def owner(request: Request) -> str:
+        return browser_of(request.scope)
 
     async def home(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
@@ -222,16 +264,17 @@ def create_app(runs: Path) -> Starlette:
         game = _str(data, "game", "tictactoe")
         opponent = _str(data, "opponent")
         seat, seed = _int(data, "seat", 0), _int(data, "seed", 0)
-        session = await run_in_threadpool(new_session, game, opponent, seat, seed, root)
-        return JSONResponse(session.view(sessions.start(session)))
+        sessions.room(owner(request))  # a full server refuses before the bot thinks
+        session = await budget.run(request, new_session, game, opponent, seat, seed, root, budget)
+        return JSONResponse(session.view(sessions.add(session, owner(request))))
 
     async def api_session(request: Request) -> Response:
         sid = request.path_params["sid"]
-        return JSONResponse(sessions.get(sid).view(sid))
+        return JSONResponse(sessions.get(sid, owner(request)).view(sid))
 
     async def api_move(request: Request) -> Response:
         sid = request.path_params["sid"]
-        session = sessions.get(sid)
+        session = sessions.get(sid, owner(request))
         move = _str(await _json(request), "move")
 
         def act(s: Session) -> dict[str, Any]:
@@ -239,7 +282,7 @@ def create_app(runs: Path) -> Starlette:
                 s.person_moves(move)
                 return s.view(sid)
 
-        return JSONResponse(await run_in_threadpool(act, session))
+        return JSONResponse(await budget.run(request, act, session))
 
     async def api_runs(request: Request) -> Response:
         return JSONResponse({"runs": await run_in_threadpool(list_runs, root)})
@@ -262,18 +305,19 @@ def create_app(runs: Path) -> Starlette:
 
     async def api_lab(request: Request) -> Response:
         data = await _json(request)
-        lab = await run_in_threadpool(new_lab, data)
-        # one lab, and so one training job, per browser session: a cookie names the session
-        browser = request.cookies.get(BROWSER_COOKIE) or secrets.token_urlsafe(12)
-        response = JSONResponse(lab.view(labs.start(lab, browser)))
-        response.set_cookie(BROWSER_COOKIE, browser, httponly=True, samesite="strict")
-        return response
+        labs.room(owner(request))
+        lab = await budget.run(request, new_lab, data, budget)
+        # one lab, and so one training job, per browser session (the cookie web.guard sets)
+        return JSONResponse(lab.view(labs.add(lab, owner(request))))
+
+    def lab_of(request: Request) -> Lab:
+        return labs.get(request.path_params["lid"], owner(request))
 
     async def api_lab_update(request: Request) -> Response:
-        return JSONResponse(labs.get(request.path_params["lid"]).update())
+        return JSONResponse(lab_of(request).update())
 
     async def api_lab_control(request: Request) -> Response:
-        lab = labs.get(request.path_params["lid"])
+        lab = lab_of(request)
         data = await _json(request)
         if "speed" in data:
             lab.speed = _bounded(data, "speed", 0, 0, MAX_SPEED)
@@ -290,28 +334,28 @@ def create_app(runs: Path) -> Starlette:
                              "games": lab.played})  # fmt: skip
 
     async def api_lab_step(request: Request) -> Response:
-        lab = labs.get(request.path_params["lid"])
+        lab = lab_of(request)
         n = _bounded(await _json(request), "games", 1, 1, MAX_BATCH)
-        update = await run_in_threadpool(lab.advance, n)
+        update = await budget.run(request, lab.advance, n)
         return JSONResponse(update if update is not None else lab.update())
 
     async def api_lab_move(request: Request) -> Response:
-        lab = labs.get(request.path_params["lid"])
+        lab = lab_of(request)
         move = _str(await _json(request), "move")
-        return JSONResponse(await run_in_threadpool(lab.person_moves, move))
+        return JSONResponse(await budget.run(request, lab.person_moves, move))
 
     async def api_lab_save(request: Request) -> Response:
-        lab = labs.get(request.path_params["lid"])
+        lab = lab_of(request)
         name = _str(await _json(request), "name").strip()
         return JSONResponse(await run_in_threadpool(lab.save, root, name))
 
     async def api_lab_events(request: Request) -> Response:
-        lab = labs.get(request.path_params["lid"])
+        lab = lab_of(request)
         if lab.streaming:
             raise Conflict("this lab's updates already go to another page")
         lab.streaming = True
         return StreamingResponse(
-            _lab_events(request, lab),
+            _lab_events(request, lab, budget),
             media_type="text/event-stream",
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
@@ -362,6 +406,7 @@ def create_app(runs: Path) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
+        lifespan=lifespan,
         exception_handlers={
             WebError: refused,
             HTTPException: http_error,
@@ -372,6 +417,9 @@ def create_app(runs: Path) -> Starlette:
     # boards are SVG text: the MENACE lab's 304 boxes are 600 KB, about 40 KB compressed (server-
     # sent events are left alone by the middleware, so live updates still stream)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    # outermost: a request from elsewhere is refused before anything reads it
+    app.add_middleware(Guard, hosts=allowed_hosts(host, allow_hosts))
+    app.state.stop = stop
     return app
 
 

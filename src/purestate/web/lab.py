@@ -9,32 +9,40 @@ batch: the counters, the boxes whose beads changed, the boxes and beads drawn in
 and the learning curve drawn by ``web.charts`` from the library's ``blocks`` and
 ``cumulative_incentive``. Against a person, MENACE's moves come from the play page's ``Session``
 with game ``i``'s key, and the finished game is folded in with the library's ``learn_step``.
+
+A step is bounded by the server's budget (``web.budget``): its games are played one by one
+(``train``, the fold ``Selfplay.play`` goes through, with the same agents, seats and keys) until
+the step's CPU time reaches the move budget, and a searching opponent thinks at most
+``LAB_SHARE`` times less than that per move; so a step answers in about the budget whatever the
+opponent, and a lab against a slow opponent simply plays fewer games per step.
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
-import secrets
 import threading
-from collections import OrderedDict
+import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from purestate.agents.menace import Menace, MenaceTable
 from purestate.core.episode import Episode, replay
 from purestate.core.keys import fold_in, key
-from purestate.core.learning import blocks, cumulative_incentive, learn_step, tally
+from purestate.core.learning import blocks, cumulative_incentive, learn_step, tally, train
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
-from purestate.experiments.selfplay import SELF, GameLog, Selfplay
+from purestate.experiments.selfplay import SELF, GameLog, Selfplay, refused
 from purestate.io.files import FileFormatError, write_json
 from purestate.io.records import GAMES_FILE, record_line
 from purestate.io.runs import run_folder
 from purestate.io.selfplay import RUN_FILES, manifest, save_checkpoint, write_summary
+from purestate.web.budget import LAB_SHARE, Budget
 from purestate.web.charts import curve_svg
-from purestate.web.errors import NotFound, WebError
+from purestate.web.errors import WebError
+from purestate.web.owners import Owned
 from purestate.web.play import MAX_SPEC, Session, game_of
 from purestate.web.runs import inside
 
@@ -49,7 +57,7 @@ STEP_SECONDS = 0.1
 MAX_SPEED = 1_000
 """The fastest paced speed (games per second); 0 asks for top speed."""
 MAX_LABS = 16
-"""Labs kept in memory at once (one per browser session; the least recently used goes)."""
+"""Labs kept in memory at once (one per browser session, ``web.owners``)."""
 SUMMARY_BLOCK = 100
 """Games per block in the summary.json of a saved lab (selfplay's default)."""
 OPTIONS = ("preset", "beads", "incentives", "symmetric_moves", "include_forced", "empty")
@@ -81,7 +89,14 @@ class Lab:
     """One MENACE learning in the browser: the run, its tables, its games and the pace."""
 
     def __init__(
-        self, game_spec: str, menace: str, opponent: str, seat: int, seed: int, target: int
+        self,
+        game_spec: str,
+        menace: str,
+        opponent: str,
+        seat: int,
+        seed: int,
+        target: int,
+        budget: Budget,
     ) -> None:
         if seat not in (0, 1):
             raise WebError("MENACE's seat must be 0 (first) or 1 (second)")
@@ -103,8 +118,12 @@ class Lab:
                 raise WebError(f"{menace!r} is not MENACE")
             self.run.check(self.game)
             self.tables: tuple[Any, Any] = self.run.initial_tables(self.game)
+            clock = budget.clock(LAB_SHARE)
+            self.seats = tuple(budget.bot(a, clock) for a in self.run.seats())
+            self.learning = self.run.learning()
         except (SpecError, ValueError) as e:
             raise WebError(str(e)) from None
+        self.budget = budget
         self.menace: Menace = learner
         self.seat = seat
         self.target = target
@@ -158,7 +177,12 @@ class Lab:
         return {k: {fmt(m): n for m, n in sorted(boxes[k].items())} for k in keys}
 
     def advance(self, n: int) -> dict[str, Any] | None:
-        """Play the run's next ``n`` games (fewer at the lab's end); the update, or None."""
+        """Play the run's next ``n`` games (fewer at the lab's end, or when the step's CPU time
+        reaches the server's move budget; at least one); the update, or None.
+
+        Raises:
+            Stopped: the step was abandoned (its games played so far are kept).
+        """
         if self.person:
             raise WebError("against a person, the games are played by clicking")
         with self.lock:
@@ -166,8 +190,14 @@ class Lab:
             if n <= 0 or self.done():
                 return None
             before = self.table
-            stretch = self.run.play(self.game, self.tables, self.played, n)
-            self._absorb(stretch.episodes, stretch.tables, stretch.refused)
+            run = self.run
+            games = train(self.game, self.seats, self.tables, key(run.seed),
+                          learning=self.learning, shared=run.shared, start=self.played)  # fmt: skip
+            began = time.thread_time()
+            for step in islice(games, n):
+                self._absorb((step.episode,), step.tables, refused(step.episode, self.seat))
+                if self.refused_at is not None or time.thread_time() - began >= self.budget.seconds:
+                    break
             return self.update(before)
 
     def _absorb(self, episodes: Any, tables: tuple[Any, Any], refused: bool) -> None:
@@ -340,46 +370,20 @@ def chart_block(games: int) -> int:
     return 10 * max(1, math.ceil(games / 1000))
 
 
-class Labs:
-    """The labs in memory, by unguessable id; one per browser session (a cookie)."""
-
-    def __init__(self) -> None:
-        self._by_id: OrderedDict[str, Lab] = OrderedDict()
-        self._of_browser: dict[str, str] = {}
-
-    def start(self, lab: Lab, browser: str) -> str:
-        """Keep a new lab for the browser session ``browser``; the browser's previous lab (and its
-        training job) stops. Past ``MAX_LABS`` the least recently used lab stops and goes."""
-        old = self._of_browser.get(browser)
-        if old is not None and old in self._by_id:
-            self._stop(self._by_id.pop(old))
-        lab_id = secrets.token_urlsafe(12)
-        self._by_id[lab_id] = lab
-        self._of_browser[browser] = lab_id
-        while len(self._by_id) > MAX_LABS:
-            self._stop(self._by_id.popitem(last=False)[1])
-        return lab_id
-
-    @staticmethod
-    def _stop(lab: Lab) -> None:
-        lab.closed = True
-        lab.running = False
-        lab.wake.set()
-
-    def get(self, lab_id: str) -> Lab:
-        """The lab ``lab_id``.
-
-        Raises:
-            NotFound: if there is none (the server forgets old labs).
-        """
-        lab = self._by_id.get(lab_id)
-        if lab is None:
-            raise NotFound("no such lab (the server forgets old labs): start a new one")
-        self._by_id.move_to_end(lab_id)
-        return lab
+def stop_lab(lab: Lab) -> None:
+    """Stop a lab that is forgotten (its training job ends with its stream)."""
+    lab.closed = True
+    lab.running = False
+    lab.wake.set()
 
 
-def new_lab(data: dict[str, Any]) -> Lab:
+def lab_store() -> Owned[Lab]:
+    """The labs in memory: one per browser (a new one stops the browser's previous lab), at
+    most ``MAX_LABS`` (``web.owners``)."""
+    return Owned(MAX_LABS, 1, "lab", gone=stop_lab, busy=lambda lab: lab.streaming)
+
+
+def new_lab(data: dict[str, Any], budget: Budget) -> Lab:
     """A lab from the page's form: ``game``, MENACE's options, ``opponent``, ``seat``, ``seed``
     and ``games`` (the number of games to play).
 
@@ -405,4 +409,5 @@ def new_lab(data: dict[str, Any]) -> Lab:
     game, opponent = data.get("game", "tictactoe"), data.get("opponent", "")
     if not isinstance(game, str) or not isinstance(opponent, str):
         raise WebError("game and opponent must be text")
-    return Lab(game.strip() or "tictactoe", spec, opponent, values[0], values[1], values[2])
+    seat, seed, games = values
+    return Lab(game.strip() or "tictactoe", spec, opponent, seat, seed, games, budget)

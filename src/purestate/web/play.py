@@ -4,19 +4,16 @@ A session holds a game, the bot and its table, the state and the moves so far. E
 from the game (``parse_move``, ``step``, ``legal``) and every bot move from the agent's ``act``.
 The bot's key for ply ``i`` is ``fold_in(fold_in(key(seed), 0), i)``, the key schedule of
 ``purestate play --seed SEED`` (its first game) and of the core's ``plies``, so a game started
-with a seed replays the same bot moves for the same clicks.
+with a seed replays the same bot moves for the same clicks (as long as the bot's search ends
+within the server's move budget, ``web.budget``: every bot gets the server's clock).
 """
 
 from __future__ import annotations
 
-import secrets
 import threading
-import time
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from purestate.agents.timing import with_clock
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.hooks import observation_of, supports_seat
@@ -26,20 +23,18 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table, load_table_agent
+from purestate.web.budget import Budget
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import inside
 
 MAX_SESSIONS = 64
-"""Games kept in memory at once; starting one more forgets the least recently used."""
+"""Games kept in memory at once (``web.owners``: a browser's least recently used goes first)."""
+MAX_GAMES_EACH = 8
+"""Games one browser keeps at once; starting one more forgets its least recently used."""
 MAX_SPEC = 300
 """The longest game or agent spec a request may give."""
 TABLE_PREFIX = "table:"
 """An opponent ``table:RUN/table.json`` plays a table saved in the runs folder."""
-
-
-def _clocked(spec: str) -> Any:
-    """An agent whose ``seconds`` budget (if any) reads the thread's CPU clock, as the CLI's."""
-    return with_clock(agent(spec), time.thread_time)
 
 
 def game_of(spec: str) -> Game[Any, Any]:
@@ -56,15 +51,24 @@ def game_of(spec: str) -> Game[Any, Any]:
         raise WebError(str(e)) from None
 
 
-def opponent_of(spec: str, game: Game[Any, Any], seat: int, runs: Path) -> tuple[Any, Any]:
+def opponent_of(
+    spec: str, game: Game[Any, Any], seat: int, runs: Path, budget: Budget
+) -> tuple[Any, Any]:
     """The bot and its table: an agent spec, or ``table:NAME`` for a table file in ``runs``.
 
-    A learner plays its table's best moves (``greedy_agent``), as ``purestate play`` does.
+    A learner plays its table's best moves (``greedy_agent``), as ``purestate play`` does. The
+    bot's search options are capped and it reads the server's clock (``budget``), which limits
+    every move it makes.
 
     Raises:
         WebError: a bad spec or table file (the library's message).
     """
     spec = spec.strip()
+    clock = budget.clock()
+
+    def clocked(text: str) -> Any:
+        return budget.bot(agent(text), clock)
+
     if len(spec) > MAX_SPEC:
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
     try:
@@ -74,14 +78,14 @@ def opponent_of(spec: str, game: Game[Any, Any], seat: int, runs: Path) -> tuple
             if not path.is_file():
                 raise NotFound(f"no table file {name.strip()!r} in the runs folder")
             if override.strip():
-                bot = _clocked(override.strip())
+                bot = clocked(override.strip())
                 loaded = load_table(path, game, bot)
             else:
-                bot, loaded = load_table_agent(path, game, _clocked)
+                bot, loaded = load_table_agent(path, game, clocked)
             if not supports_seat(bot, loaded.table, seat):
                 raise WebError(f"{name.strip()}: this table plays the other seat")
             return greedy_agent(bot), loaded.table
-        bot = _clocked(spec or game.spec.default_opponent)
+        bot = clocked(spec or game.spec.default_opponent)
         check_game(bot, game)
         return greedy_agent(bot), bot.initial_table(game, seat)
     except FileFormatError as e:
@@ -236,34 +240,9 @@ class Session:
         }
 
 
-class Sessions:
-    """The games in play, at most ``MAX_SESSIONS``, by unguessable id."""
-
-    def __init__(self) -> None:
-        self._by_id: OrderedDict[str, Session] = OrderedDict()
-
-    def start(self, session: Session) -> str:
-        """Keep a new session (forgetting the least recently used past the bound); its id."""
-        sid = secrets.token_urlsafe(12)
-        self._by_id[sid] = session
-        while len(self._by_id) > MAX_SESSIONS:
-            self._by_id.popitem(last=False)
-        return sid
-
-    def get(self, sid: str) -> Session:
-        """The session ``sid``.
-
-        Raises:
-            NotFound: if there is none (it ended with the server, or was forgotten).
-        """
-        session = self._by_id.get(sid)
-        if session is None:
-            raise NotFound("no such game (the server forgets old games): start a new game")
-        self._by_id.move_to_end(sid)
-        return session
-
-
-def new_session(game_spec: str, opponent: str, seat: int, seed: int, runs: Path) -> Session:
+def new_session(
+    game_spec: str, opponent: str, seat: int, seed: int, runs: Path, budget: Budget
+) -> Session:
     """A session with the bot's opening moves played (when the person is second).
 
     Raises:
@@ -274,7 +253,7 @@ def new_session(game_spec: str, opponent: str, seat: int, seed: int, runs: Path)
     if not 0 <= seed < 2**63:
         raise WebError("seed must be a whole number from 0 to 2**63 - 1")
     game = game_of(game_spec)
-    bot, table = opponent_of(opponent, game, 1 - seat, runs)
+    bot, table = opponent_of(opponent, game, 1 - seat, runs, budget)
     session = Session(game, game_spec, bot, table, seat, seed)
     session.bot_moves()
     return session

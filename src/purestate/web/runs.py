@@ -1,12 +1,17 @@
 """The runs folder as the web app reads it: listing runs, their summaries and recorded games.
 
 Everything is read through ``inside``, which refuses a name that leads out of the runs folder
-(``..``, an absolute path, a symlink pointing elsewhere). Nothing here writes.
+(``..``, an absolute path) or passes through a symlink, wherever it points; and a run folder is
+read only when nothing in it is a symlink (``run_folder``): a run folder from someone else is
+data, and a symlink in it could show the page any file of this machine. The checks look at the
+links themselves (``lstat``), never through them. Nothing here writes.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -33,22 +38,44 @@ CURVE_BLOCK = 10
 
 
 def inside(root: Path, name: str) -> Path:
-    """The file or folder ``name`` (a relative path with ``/``) inside ``root``.
+    """The file or folder ``name`` (a relative path with ``/``) inside ``root``, which need not
+    exist yet (a lab is saved to a new folder).
 
     Raises:
-        WebError: if the name is empty, too long, absolute, climbs with ``..`` or resolves
-            (through a symlink) to somewhere outside ``root``.
+        WebError: if the name is empty, too long, absolute, climbs with ``..``, or passes through
+            a symlink (a link in any part of the name, wherever it points).
     """
     if not name or len(name) > MAX_NAME or "\x00" in name or "\\" in name:
         raise WebError(f"{name[:80]!r} is not a name inside the runs folder")
     rel = PurePosixPath(name)
     if rel.is_absolute() or ".." in rel.parts:
         raise WebError(f"{name[:80]!r}: only names inside the runs folder are allowed")
-    base = root.resolve()
-    target = (base / rel).resolve()
-    if not target.is_relative_to(base):
-        raise WebError(f"{name[:80]!r} leads out of the runs folder")
+    target = root.resolve()
+    for part in rel.parts:
+        target = target / part
+        if _is_link(target):
+            raise WebError(f"{name[:80]!r}: {part!r} is a symlink, which the app never follows")
     return target
+
+
+def _is_link(path: Path) -> bool:
+    """Whether ``path`` is a symlink (False when it does not exist), without following it."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def symlink_in(folder: Path) -> str | None:
+    """The name of a symlink directly inside ``folder`` (None when it holds none)."""
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    return entry.name
+    except OSError:
+        return None
+    return None
 
 
 def _kind(folder: Path) -> str:
@@ -80,9 +107,9 @@ def _kind(folder: Path) -> str:
 def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
     """The run folders under ``root`` (up to ``MAX_DEPTH`` deep), sorted by name.
 
-    A run folder holds a games log or one of ``SUMMARY_FILES``. Folders reached through a symlink
-    that points out of ``root`` are left out. With ``under`` (a run's name), only the runs inside
-    that run (a sweep's) are listed.
+    A run folder holds a games log or one of ``SUMMARY_FILES``. Symlinked folders are not
+    entered, and a run holding a symlink is left out (its page says why). With ``under`` (a
+    run's name), only the runs inside that run (a sweep's) are listed.
     """
     base = root.resolve()
     start = inside(root, under) if under else base
@@ -90,14 +117,13 @@ def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
 
     def walk(folder: Path, depth: int) -> None:
         try:
-            children = sorted(p for p in folder.iterdir() if p.is_dir())
+            children = sorted(p for p in folder.iterdir() if p.is_dir() and not _is_link(p))
         except OSError:
             return
         for child in children:
             if len(found) >= MAX_RUNS or child.name.startswith("."):
                 continue
-            real = child.resolve()
-            if not real.is_relative_to(base):
+            if symlink_in(child) is not None:
                 continue
             if any((child / m).is_file() for m in MARKERS):
                 name = child.relative_to(base).as_posix()
@@ -123,10 +149,16 @@ def run_folder(root: Path, name: str) -> Path:
 
     Raises:
         NotFound: if it is not a run folder.
-        WebError: if the name leads out of the runs folder.
+        WebError: if the name leads out of the runs folder or through a symlink, or the folder
+            holds a symlink (none of its files is read then).
     """
     folder = inside(root, name)
-    if not folder.is_dir() or not any((folder / m).is_file() for m in MARKERS):
+    if not folder.is_dir():
+        raise NotFound(f"no run {name!r} in the runs folder")
+    link = symlink_in(folder)
+    if link is not None:
+        raise WebError(f"run {name!r} holds a symlink ({link}): the app reads no run that does")
+    if not any((folder / m).is_file() for m in MARKERS):
         raise NotFound(f"no run {name!r} in the runs folder")
     return folder
 
