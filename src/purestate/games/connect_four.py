@@ -33,7 +33,7 @@ MIN_SIZE, MAX_SIZE = 4, 9  # columns and rows; 9 keeps the 1-based columns singl
 INTERLEAVE_BUDGET = 100_000
 
 
-@frozen(cache_hash=True)
+@frozen
 class State:
     """A connect-four position.
 
@@ -333,7 +333,7 @@ class ConnectFour:
         o |= bit
         return _state(x, o, 0, 1 if b.has_line(o) else -1)
 
-    def playout(self, state: State, key: int) -> tuple[float, float]:
+    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The returns at the end of a uniformly random game from ``state`` (MCTS rollouts).
 
         The game ``legal(s)[int(r * len(legal(s)))]`` plays, ``r`` drawn in turn from
