@@ -18,6 +18,8 @@ column ``c``: a move is one addition.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import field, frozen
 
 from purestate.core import keys
@@ -110,16 +112,8 @@ class Board:
             tuple(s * d for s in steps) for d in (1, self.stride, rows, self.stride + 1)
         )
         self.mirror = tuple(range(columns - 1, -1, -1))
-
-    def has_line(self, b: int) -> bool:
-        """Whether the stones ``b`` hold ``connect`` in a row."""
-        for shifts in self.shifts:
-            m = b
-            for s in shifts:
-                m &= m >> s
-            if m:
-                return True
-        return False
+        self.has_line: Callable[[int], bool] = _line_test(self.shifts)
+        """Whether the stones it is given hold ``connect`` in a row."""
 
     def column_of(self, b: int, c: int) -> int:
         """Column c of ``b`` moved down to column 0's bits."""
@@ -135,6 +129,39 @@ class Board:
     def height(self, mask: int, c: int) -> int:
         """How many stones column c holds."""
         return self.column_of(mask, c).bit_length()
+
+
+def _line_test(shifts: tuple[tuple[int, ...], ...]) -> Callable[[int], bool]:
+    """The line test for ``Board.shifts``: straight-line code for lines of 3 or 4 (two shifts a
+    direction; ``step`` runs it every move), a loop over the shifts for longer lines."""
+    if any(len(d) != 2 for d in shifts):
+
+        def general(bits: int) -> bool:
+            for direction in shifts:
+                m = bits
+                for s in direction:
+                    m &= m >> s
+                if m:
+                    return True
+            return False
+
+        return general
+    (a1, a2), (b1, b2), (c1, c2), (d1, d2) = shifts
+
+    def short(bits: int) -> bool:
+        m = bits & bits >> a1
+        if m & m >> a2:
+            return True
+        m = bits & bits >> b1
+        if m & m >> b2:
+            return True
+        m = bits & bits >> c1
+        if m & m >> c2:
+            return True
+        m = bits & bits >> d1
+        return bool(m & m >> d2)
+
+    return short
 
 
 @memo(size=None, why="one entry per board size and line length: at most 6 × 6 × 7 of them")
@@ -246,6 +273,14 @@ class ConnectFour:
     connect: int = 4
     _board: Board = field(init=False, eq=False, repr=False)
     _spec: GameSpec = field(init=False, eq=False, repr=False)
+    # the board's hot masks, copied onto the game so the rules reach them in one look-up
+    _full: int = field(init=False, eq=False, repr=False)
+    _tops: int = field(init=False, eq=False, repr=False)
+    _legal: dict[int, tuple[int, ...]] = field(init=False, eq=False, repr=False)
+    _top: tuple[int, ...] = field(init=False, eq=False, repr=False)
+    _bottom: tuple[int, ...] = field(init=False, eq=False, repr=False)
+    _column_mask: tuple[int, ...] = field(init=False, eq=False, repr=False)
+    _has_line: Callable[[int], bool] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for name, v in (("columns", self.columns), ("rows", self.rows)):
@@ -258,6 +293,8 @@ class ConnectFour:
             )
         b = board(self.columns, self.rows, self.connect)
         object.__setattr__(self, "_board", b)
+        for name in ("full", "tops", "legal", "top", "bottom", "column_mask", "has_line"):
+            object.__setattr__(self, f"_{name}", getattr(b, name))
         # every position is a colouring of column prefixes: at most 3^cells, and
         # sum over heights of 2^stones = (2^(rows+1) - 1)^columns
         bound = (2 ** (self.rows + 1) - 1) ** self.columns
@@ -296,12 +333,11 @@ class ConnectFour:
         """The columns that are not full, left to right; () once the game is over."""
         if state.winner >= 0:
             return ()
-        b = self._board
-        return b.legal[(state.x | state.o) & b.tops]
+        return self._legal[(state.x | state.o) & self._tops]
 
     def is_over(self, state: State) -> bool:
         """A line of ``connect`` or a full board."""
-        return state.winner >= 0 or (state.x | state.o) == self._board.full
+        return state.winner >= 0 or (state.x | state.o) == self._full
 
     def returns(self, state: State) -> tuple[float, float]:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
@@ -315,23 +351,30 @@ class ConnectFour:
             IllegalMove: unless ``move`` is one of ``legal(state)``: a plain int (not a bool)
                 naming a column that is not full, in a game that is not over.
         """
-        b = self._board
-        if type(move) is not int or not 0 <= move < b.columns:
+        if type(move) is not int or not 0 <= move < self.columns:
             raise IllegalMove(
-                f"{move!r} is not a move of connect_four (moves are column ints 0-{b.columns - 1})"
+                f"{move!r} is not a move of connect_four (moves are column ints "
+                f"0-{self.columns - 1})"
             )
         x, o = state.x, state.o
         mask = x | o
-        if state.winner >= 0 or mask == b.full:
-            raise IllegalMove("the game is over")
-        if mask & b.top[move]:
+        if mask & self._top[move] or state.winner >= 0:  # a full board has every top set
+            if self.is_over(state):
+                raise IllegalMove("the game is over")
             raise IllegalMove(f"column {move + 1} is full")
-        bit = (mask + b.bottom[move]) & b.column_mask[move]
+        bit = (mask + self._bottom[move]) & self._column_mask[move]
+        child: State = _new(State)  # ``_state`` written out: a call costs a tenth of a step
         if state.to_move == 0:
             x |= bit
-            return _state(x, o, 1, 0 if b.has_line(x) else -1)
-        o |= bit
-        return _state(x, o, 0, 1 if b.has_line(o) else -1)
+            _set_to_move(child, 1)
+            _set_winner(child, 0 if self._has_line(x) else -1)
+        else:
+            o |= bit
+            _set_to_move(child, 0)
+            _set_winner(child, 1 if self._has_line(o) else -1)
+        _set_x(child, x)
+        _set_o(child, o)
+        return child
 
     def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The returns at the end of a uniformly random game from ``state`` (MCTS rollouts).
