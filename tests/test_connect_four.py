@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import purestate
+from purestate.core import keys
 from purestate.core.game import IllegalMove, ParseError, play_moves
 from purestate.core.record import Record, from_text, to_text
 from purestate.core.spec import SpecError
@@ -207,6 +208,29 @@ def test_decode_reads_every_position_of_random_games() -> None:
                 if game.is_over(s):
                     break
                 s = game.step(s, rng.choice(game.legal(s)))
+
+
+@pytest.mark.parametrize(
+    "game",
+    [ConnectFour(), ConnectFour(4, 4, 3), ConnectFour(5, 4, 5), ConnectFour(9, 9, 9)],
+    ids=["7x6", "4x4-connect3", "5x4-connect5", "9x9-connect9"],
+)
+def test_playout_is_the_random_game_its_key_draws(game: ConnectFour) -> None:
+    # both of the hook's loops (lines of 3-4 written out, longer lines by the general test) and
+    # its first plies without a line test, from positions at every stage of a game
+    rng = random.Random(8)
+    for i in range(300):
+        s = game.initial()
+        for _ in range(rng.randrange(game.board.cells)):
+            if game.is_over(s):
+                break
+            s = game.step(s, rng.choice(game.legal(s)))
+        k = keys.fold_in(keys.key(3), i)
+        draw, end = keys.generator(k).random, s
+        while not game.is_over(end):
+            moves = game.legal(end)
+            end = game.step(end, moves[int(draw() * len(moves))])
+        assert game.playout(s, k) == game.returns(end)
 
 
 # -- the solver --------------------------------------------------------------------------

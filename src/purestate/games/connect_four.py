@@ -391,6 +391,18 @@ class ConnectFour:
         mover = state.to_move
         mine, theirs = (state.x, state.o) if mover == 0 else (state.o, state.x)
         mask = mine | theirs
+        # nobody lines up ``connect`` stones before holding as many: the plies until then need
+        # no line test (the mover's stone number connect drops on ply 2(k - mine) - 1)
+        k = self.connect
+        for _ in range(min(2 * (k - mine.bit_count()) - 2, 2 * (k - theirs.bit_count()) - 1)):
+            moves = legal[mask & tops]
+            if not moves:
+                return (0.0, 0.0)
+            c = moves[int(rnd() * len(moves))]
+            bit = (mask + bottom[c]) & column_mask[c]
+            mask |= bit
+            mine, theirs = theirs, mine | bit
+            mover ^= 1
         if len(shifts[0]) != 2:  # lines of 5 or more: the general test
             has_line = b.has_line
             while True:
