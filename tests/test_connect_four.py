@@ -389,3 +389,24 @@ def test_the_picture_lets_a_person_click_the_open_columns() -> None:
     assert picture.count('data-move="') == 6 and 'data-illegal="1"' in picture
     for c in range(2, 8):
         assert f'data-move="{c}"' in picture
+
+
+def test_the_web_app_plays_it_by_clicking_columns(tmp_path: Any) -> None:
+    from starlette.testclient import TestClient
+
+    from purestate.web.app import create_app
+
+    client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    view = client.post(
+        "/api/play", json={"game": "connect_four", "opponent": "random", "seed": 3}
+    ).json()
+    played = 0
+    while not view["over"]:
+        assert view["your_turn"]
+        column = next(c for c in "1234567" if f'data-move="{c}"' in view["svg"])
+        view = client.post(f"/api/play/{view['id']}/move", json={"move": column}).json()
+        played += 1
+    assert played >= 4 and all(m in "1234567" for m in view["moves"])
+    game = ConnectFour()
+    end = game.decode("".join(view["moves"]))
+    assert game.is_over(end) and list(game.returns(end)) == view["returns"]
