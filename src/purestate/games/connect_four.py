@@ -384,9 +384,7 @@ class ConnectFour:
         """
         if state.winner >= 0:
             return self.returns(state)
-        b = self._board
-        legal, tops, bottom, column_mask = b.legal, b.tops, b.bottom, b.column_mask
-        shifts = b.shifts
+        legal, tops, bottom, column_mask = self._legal, self._tops, self._bottom, self._column_mask
         rnd = keys.generator(key).random
         mover = state.to_move
         mine, theirs = (state.x, state.o) if mover == 0 else (state.o, state.x)
@@ -394,31 +392,13 @@ class ConnectFour:
         # nobody lines up ``connect`` stones before holding as many: the plies until then need
         # no line test (the mover's stone number connect drops on ply 2(k - mine) - 1)
         k = self.connect
-        for _ in range(min(2 * (k - mine.bit_count()) - 2, 2 * (k - theirs.bit_count()) - 1)):
-            moves = legal[mask & tops]
-            if not moves:
-                return (0.0, 0.0)
-            c = moves[int(rnd() * len(moves))]
-            bit = (mask + bottom[c]) & column_mask[c]
-            mask |= bit
-            mine, theirs = theirs, mine | bit
-            mover ^= 1
-        if len(shifts[0]) != 2:  # lines of 5 or more: the general test
-            has_line = b.has_line
-            while True:
-                moves = legal[mask & tops]
-                if not moves:
-                    return (0.0, 0.0)
-                c = moves[int(rnd() * len(moves))]
-                bit = (mask + bottom[c]) & column_mask[c]
-                mask |= bit
-                mine |= bit
-                if has_line(mine):
-                    return (1.0, -1.0) if mover == 0 else (-1.0, 1.0)
-                mine, theirs = theirs, mine
-                mover ^= 1
-        # lines of 3 or 4 (two shifts a direction): ``has_line`` written out, the hot loop
-        (a1, a2), (b1, b2), (c1, c2), (d1, d2) = shifts
+        quiet = max(0, min(2 * (k - mine.bit_count()) - 2, 2 * (k - theirs.bit_count()) - 1))
+        # lines of 3 or 4 take two shifts a direction: the line test written out below (a call
+        # per ply costs a tenth of a playout); longer lines call the general test
+        shifts = self._board.shifts
+        short = all(len(d) == 2 for d in shifts)
+        (a1, a2), (b1, b2), (c1, c2), (d1, d2) = (d[:2] for d in shifts)
+        has_line = self._has_line
         while True:
             moves = legal[mask & tops]
             if not moves:
@@ -427,17 +407,22 @@ class ConnectFour:
             bit = (mask + bottom[c]) & column_mask[c]
             mask |= bit
             mine |= bit
-            m = mine & mine >> a1
-            if m & m >> a2:
-                break
-            m = mine & mine >> b1
-            if m & m >> b2:
-                break
-            m = mine & mine >> c1
-            if m & m >> c2:
-                break
-            m = mine & mine >> d1
-            if m & m >> d2:
+            if quiet:
+                quiet -= 1
+            elif short:
+                m = mine & mine >> a1
+                if m & m >> a2:
+                    break
+                m = mine & mine >> b1
+                if m & m >> b2:
+                    break
+                m = mine & mine >> c1
+                if m & m >> c2:
+                    break
+                m = mine & mine >> d1
+                if m & m >> d2:
+                    break
+            elif has_line(mine):
                 break
             mine, theirs = theirs, mine
             mover ^= 1
