@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, move_data, text
-from purestate.games.connect_four import ConnectFour, State
+from purestate.games.connect_four import MARKS, ConnectFour, State
 
 CELL = 56
 MARGIN = 12
@@ -30,7 +30,7 @@ def draw(
         for r in range(b.rows):
             y = MARGIN + (b.rows - 1 - r) * CELL
             mark = game.cell(state, c, r)
-            fill = "#fff" if mark == "." else PLAYER_COLOURS["XO".index(mark)]
+            fill = "#fff" if mark == "." else PLAYER_COLOURS[MARKS.index(mark)]
             ring = HIGHLIGHT if c == last and r == top else FRAME
             parts.append(
                 el("circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL * 0.4, fill=fill,

@@ -4,7 +4,7 @@ Moves are columns 0 to ``columns - 1`` left to right (OpenSpiel's ``connect_four
 people type and read them 1-based (``4`` is the middle column of the usual board), and a game is
 written, as the connect-four community writes it, as the 1-based columns played in order: ``4453``
 (``decode`` reads that too). Player 0 is X and moves first; a stone drops to the lowest empty cell
-of its column; whoever first has ``connect`` stones in a row (across, down or diagonally) wins, and
+of its column; whoever first has ``connect`` stones in a row (across, up or diagonally) wins, and
 a full board without one is a draw.
 
 Board layout (the classic one): column ``c`` owns the bits ``c·(rows + 1)`` up to
@@ -86,7 +86,6 @@ class Board:
         legal: ``legal[mask & tops]`` is the tuple of columns not full, in increasing order.
         shifts: One tuple of shifts per direction: ``m = b``, then ``m &= m >> s`` for each ``s``,
             leaves a bit set iff ``b`` has ``connect`` in a row in that direction.
-        mirror: ``mirror[c]`` is ``columns - 1 - c``.
     """
 
     def __init__(self, columns: int, rows: int, connect: int) -> None:
@@ -111,7 +110,6 @@ class Board:
         self.shifts = tuple(
             tuple(s * d for s in steps) for d in (1, self.stride, rows, self.stride + 1)
         )
-        self.mirror = tuple(range(columns - 1, -1, -1))
         self.has_line: Callable[[int], bool] = _line_test(self.shifts)
         """Whether the stones it is given hold ``connect`` in a row."""
 
@@ -462,7 +460,7 @@ class ConnectFour:
     def cell(self, state: State, column: int, row: int) -> str:
         """``X``, ``O`` or ``.`` for the cell at ``column``, ``row`` (rows from the bottom)."""
         bit = 1 << column * self._board.stride + row
-        return "X" if state.x & bit else "O" if state.o & bit else "."
+        return MARKS[0] if state.x & bit else MARKS[1] if state.o & bit else "."
 
     def encode(self, state: State) -> str:
         """The rows from the top, ``/`` between them, a character a cell: ``X``, ``O`` or
