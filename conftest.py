@@ -52,6 +52,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # win/loss reward beside the margin, each Tron turn order, mirrored starts and the second
 # player moving first.
 GAME_CASES: dict[str, tuple[dict[str, Any], ...]] = {
+    "connect_four": (
+        {},
+        {"columns": 5, "rows": 4, "connect": 3},
+    ),
     "dots_and_boxes": (
         {"rows": 1, "cols": 1},
         {"rows": 2, "cols": 2},

@@ -21,6 +21,7 @@ _GAMES: dict[str, str] = {
     "ultimate_tictactoe": "purestate.games.ultimate:UltimateTicTacToe",
     "xtreme_tictactoe": "purestate.games.xtreme:XtremeTicTacToe",
     "dots_and_boxes": "purestate.games.dots_and_boxes:DotsAndBoxes",
+    "connect_four": "purestate.games.connect_four:ConnectFour",
     "tron": "purestate.games.tron.rules:Tron",
 }
 # prefix -> "module:function": families of games from other libraries, named

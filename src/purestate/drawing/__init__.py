@@ -29,6 +29,7 @@ _DRAWINGS: dict[str, str] = {
     "ultimate_tictactoe": "purestate.drawing.small_boards:draw",
     "xtreme_tictactoe": "purestate.drawing.small_boards:draw",
     "tron": "purestate.drawing.tron:draw",
+    "connect_four": "purestate.drawing.connect_four:draw",
 }
 
 

@@ -93,6 +93,17 @@ def _tron(game: Any, s: Any, p: int) -> np.ndarray:
     return out
 
 
+def _connect_four(game: Any, s: Any, p: int) -> np.ndarray:
+    # OpenSpiel's three planes (the observer's stones here, the other's, the empty cells), rows
+    # from the bottom as OpenSpiel counts them; the bitboard's spare bit per column is dropped
+    b = game.board
+    mine, theirs = (s.x, s.o) if p == 0 else (s.o, s.x)
+    n = b.columns * b.stride
+    cells = _bits(mine | theirs << n | (b.full & ~(s.x | s.o)) << 2 * n, 3 * n)
+    by_column = cells.reshape(3, b.columns, b.stride)[:, :, : b.rows]
+    return np.ascontiguousarray(by_column.transpose(2, 1, 0))
+
+
 def _openspiel(game: Any, s: Any, p: int) -> np.ndarray:
     shape = game.native.observation_tensor_shape()
     return np.asarray(s.native.observation_tensor(p), dtype=np.float32).reshape(shape)
@@ -104,6 +115,7 @@ _PLANES: dict[str, Callable[[Any, Any, int], np.ndarray]] = {
     "xtreme_tictactoe": _small_boards(2),
     "dots_and_boxes": _dots_and_boxes,
     "tron": _tron,
+    "connect_four": _connect_four,
 }
 
 

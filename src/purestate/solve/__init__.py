@@ -77,6 +77,7 @@ class ArraySolution(Protocol):
 # game name -> "module:function(game) -> Solution"
 _SOLVERS: dict[str, str] = {
     "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
+    "connect_four": "purestate.solve.connect_four:solve",
 }
 # Keyed by game value; filled here and by the shell from its disk cache (``remember``), so a table
 # rather than a decorator. A solution can hold millions of positions: keep a few games only.
