@@ -68,9 +68,7 @@ def action_id(game: Game[Any, Any], action: Any, n: int) -> int:
     Raises:
         IllegalMove: in one line for anything else.
     """
-    if isinstance(action, np.integer) or (
-        isinstance(action, int) and not isinstance(action, bool)
-    ):
+    if isinstance(action, np.integer) or (isinstance(action, int) and not isinstance(action, bool)):
         move = int(action)
         if 0 <= move < n:
             return move
