@@ -76,17 +76,18 @@ def _impossible(state: State) -> str | None:
 
 
 _new = object.__new__
-_set = object.__setattr__
+_setter = object.__setattr__.__get__  # as attrs' __init__ sets a frozen slotted instance's fields
 
 
 def _made(lines: int, own0: int, own1: int, to_move: int) -> State:
     """A state the rules made from a valid one: ``State`` without its checks, which would cost
     every step a third more."""
     s: State = _new(State)
-    _set(s, "lines", lines)
-    _set(s, "own0", own0)
-    _set(s, "own1", own1)
-    _set(s, "to_move", to_move)
+    put = _setter(s)
+    put("lines", lines)
+    put("own0", own0)
+    put("own1", own1)
+    put("to_move", to_move)
     return s
 
 

@@ -121,7 +121,7 @@ def _impossible(state: State) -> str | None:
 
 
 _new = object.__new__
-_set = object.__setattr__
+_setter = object.__setattr__.__get__  # as attrs' __init__ sets a frozen slotted instance's fields
 
 
 def _made(
@@ -131,13 +131,14 @@ def _made(
     """A state the rules made from a valid one: ``State`` without its checks, which would cost
     every step."""
     s: State = _new(State)
-    _set(s, "blocked", blocked)
-    _set(s, "head0", head0)
-    _set(s, "head1", head1)
-    _set(s, "to_move", to_move)
-    _set(s, "pending", pending)
-    _set(s, "outcome", outcome)
-    _set(s, "_attrs_cached_hash", None)  # what attrs' own __init__ sets (cache_hash=True)
+    put = _setter(s)
+    put("blocked", blocked)
+    put("head0", head0)
+    put("head1", head1)
+    put("to_move", to_move)
+    put("pending", pending)
+    put("outcome", outcome)
+    put("_attrs_cached_hash", None)  # what attrs' own __init__ sets (cache_hash=True)
     return s
 
 
