@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from purestate.core.game import IllegalMove
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 
 from .strategies import trajectories
@@ -68,3 +70,64 @@ def test_dbn_and_unscored_keep_the_lines(data: st.DataObject) -> None:
     u = game.unscored(s)
     assert game.legal(u) == game.legal(s)
     assert game.decode(game.encode(u)) == u
+
+
+FIELDS = ("lines", "own0", "own1", "to_move")
+
+
+def _rebuilt(s: State) -> State:
+    """The state built by hand, through the checking constructor (the rules skip it)."""
+    return State(s.lines, s.own0, s.own1, s.to_move)
+
+
+@given(st.data())
+def test_every_reachable_state_passes_the_checks(data: st.DataObject) -> None:
+    game = data.draw(st.sampled_from(GAMES))
+    for s in data.draw(trajectories(game)):
+        for image in (s, game.unscored(s), game.canonical(s)[0]):
+            assert game.check(_rebuilt(image)) == image
+        assert game.decode(game.encode(s)) == s
+
+
+@given(
+    st.data(),
+    st.sampled_from(FIELDS),
+    st.one_of(
+        st.integers(max_value=-1),
+        st.booleans(),
+        st.floats(allow_nan=False),
+        st.just("1"),
+        st.integers(min_value=1, max_value=64).map(lambda k: 1 << k),  # beyond the board or 0/1
+    ),
+)
+def test_a_mutated_state_is_refused_in_one_line(
+    data: st.DataObject, name: str, value: object
+) -> None:
+    game = data.draw(st.sampled_from(GAMES))
+    s = data.draw(trajectories(game))[-1]
+    fields = {f: getattr(s, f) for f in FIELDS}
+    fields[name] = value
+    b = game.board
+    try:
+        mutated = State(**fields)  # type: ignore[arg-type]
+        game.check(mutated)
+    except IllegalMove as e:
+        assert str(e).startswith("not a dots_and_boxes position: ") and "\n" not in str(e)
+        return
+    # accepted: only a value that makes another position of this board (an int in range, with
+    # owned boxes complete)
+    assert type(value) is int and value >= 0
+    assert mutated.to_move in (0, 1) and mutated.lines <= b.full
+    assert (mutated.own0 | mutated.own1) & ~_boxes_complete(game, mutated.lines) == 0
+
+
+@given(st.data())
+def test_owning_a_box_that_is_not_complete_is_refused(data: st.DataObject) -> None:
+    game = data.draw(st.sampled_from(GAMES))
+    s = data.draw(trajectories(game))[-1]
+    open_boxes = ~_boxes_complete(game, s.lines) & ((1 << game.board.num_boxes) - 1)
+    if not open_boxes:
+        return
+    box = open_boxes & -open_boxes
+    with pytest.raises(IllegalMove, match="owned but not complete"):
+        game.check(State(s.lines, s.own0 | box, s.own1 & ~box, s.to_move))

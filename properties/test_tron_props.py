@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import re
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import purestate
+from purestate.core.game import IllegalMove
 from purestate.games.tron import State, Tron, trails
 from purestate.heuristics import tron as H
 
@@ -281,3 +284,68 @@ def test_trails_split_every_claimed_cell_between_the_players(game_states: Any) -
         assert t0 | t1 == states[i - 1].blocked & ~game.board.blocked
         for p, h in enumerate((states[i - 1].head0, states[i - 1].head1)):
             assert h < 0 or (t0, t1)[p] >> h & 1
+
+
+TRON_FIELDS = ("blocked", "head0", "head1", "to_move", "pending", "outcome")
+
+
+def _by_hand(s: State, **changes: Any) -> State:
+    """The state built by hand, through the checking constructor (the rules skip it)."""
+    fields = {f: getattr(s, f) for f in TRON_FIELDS}
+    return State(**{**fields, **changes})
+
+
+@given(st.sampled_from([ALT, SIM, SMALL]).flatmap(lambda g: st.tuples(st.just(g), trajectories(g))))
+def test_every_reachable_tron_state_passes_the_checks(game_states: Any) -> None:
+    game, states = game_states
+    for s in states:
+        for image in (s, game.observation(s, 0), game.observation(s, 1), game.canonical(s)[0]):
+            rebuilt = _by_hand(image)
+            assert game.check(rebuilt) == image and hash(rebuilt) == hash(image)
+        assert game.decode(game.encode(s)) == s
+
+
+@given(
+    st.sampled_from([ALT, SIM, SMALL]).flatmap(lambda g: st.tuples(st.just(g), trajectories(g))),
+    st.sampled_from(TRON_FIELDS),
+    st.one_of(
+        st.integers(min_value=-(2**70), max_value=2**70),
+        st.booleans(),
+        st.floats(allow_nan=False),
+        st.just("1"),
+    ),
+)
+def test_a_mutated_tron_state_is_refused_or_is_a_position(
+    game_states: Any, name: str, value: Any
+) -> None:
+    game, states = game_states
+    s = states[-1]
+    try:
+        mutated = game.check(_by_hand(s, **{name: value}))
+    except IllegalMove as e:
+        assert str(e).startswith("not a tron position: ") and "\n" not in str(e)
+        return
+    # accepted: a position the rules can play or show, whatever it means
+    assert type(value) is int
+    game.render(mutated)
+    if not game.is_over(mutated):
+        for move in game.legal(mutated):
+            game.step(mutated, move)
+
+
+def test_impossible_tron_states_name_what_is_wrong() -> None:
+    s = SMALL.initial()
+    cases = {
+        "both heads on one cell": {"head1": s.head0},
+        "a negative cell": {"head0": -5},
+        "a head on a wall or barrier": {"head0": 0, "blocked": s.blocked | 1},
+        "blocked cells beyond": {"blocked": s.blocked | 1 << 10_000},
+        "a wall or barrier of map 'small_room' is not blocked": {"blocked": s.blocked & ~1},
+        "pending must be -1 or a move 0-3": {"pending": 7},
+        "a pending move under alternating rules": {"pending": 1},
+        "do not fit the outcome": {"outcome": 0},
+        "to_move must be 0 or 1": {"to_move": 2},
+    }
+    for says, change in cases.items():
+        with pytest.raises(IllegalMove, match=re.escape(says)):
+            SMALL.check(_by_hand(s, **change))

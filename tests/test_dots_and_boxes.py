@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -196,3 +197,37 @@ def test_matches_openspiel_on_random_games(rows: int, cols: int, margin: bool) -
             ours = g.step(ours, a)
         assert g.is_over(ours)
         assert g.returns(ours) == tuple(theirs.returns())
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ((0, 0, 0, 5), "to_move must be 0 or 1 (got 5)"),  # render raised IndexError
+        ((0, -1, 0, 0), "own0 must not be negative"),  # canonical raised IndexError
+        ((-1, 0, 0, 0), "lines must not be negative"),
+        ((0, 0, 0, True), "to_move must be an int, not True"),
+        ((4095, 15, 15, 0), "a box is owned by both players"),
+    ],
+)
+def test_a_state_no_board_has_is_refused_when_built(fields: tuple[int, ...], says: str) -> None:
+    with pytest.raises(IllegalMove, match=re.escape(f"not a dots_and_boxes position: {says}")):
+        State(*fields)
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ((1 << 40, 0, 0, 0), "lines beyond the 12 of a 2x2 board"),
+        ((0, 1, 0, 0), "box 0 is owned but not complete"),
+        ((4095, 1 << 4, 0, 0), "boxes beyond the 4 of a 2x2 board"),
+    ],
+)
+def test_a_state_off_this_board_is_refused_by_check_render_and_encode(
+    fields: tuple[int, ...], says: str
+) -> None:
+    game = DotsAndBoxes(2, 2)
+    s = State(*fields)
+    for look in (game.check, game.render, game.encode):
+        with pytest.raises(IllegalMove, match=re.escape(says)):
+            look(s)
+    assert game.check(State(4095, 3, 12, 1)) == State(4095, 3, 12, 1)

@@ -473,3 +473,67 @@ def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) ->
         exec(compile(block, "docs/interop.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 4 and printed[2] == "(18,)"
+
+
+# --- options checked before OpenSpiel sees them (issue 20) -------------------------------------
+
+
+@needs_openspiel
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("connect_four:rows=0", "option 'rows' must be an int from 1 to 64; got 0"),
+        ("havannah:board_size=-1", "option 'board_size' must be an int from 1 to 64; got -1"),
+        ("hex:board_size=99999999999999999999999", "must be an int from 1 to 64"),
+        ("go:handicap=2147483648", "must be an int from -2,147,483,648 to 2,147,483,647"),
+        ("go:komi=nan", "option 'komi' must be a finite number; got nan"),
+        ("go:komi=-inf", "must be a finite number"),
+        ("go:board_size=1", "openspiel:go:board_size=1: OpenSpiel cannot make it: unsupported"),
+        ("breakthrough:rows=1", "OpenSpiel cannot make it: rows_ > 1 failed (rows_ = 1, 1 = 1)"),
+        ("clobber:rows=1,columns=1", "openspiel:clobber:columns=1,rows=1: the start has no legal"),
+        ("hex:board_size=1", "the position after the first move has no legal move"),
+        ("gomoku:dims=3,size=64", "too large: 262,144 action ids"),
+    ],
+)
+def test_options_openspiel_cannot_take_are_one_line(spec: str, says: str) -> None:
+    with pytest.raises(purestate.SpecError) as e:
+        purestate.make(f"openspiel:{spec}")
+    assert says in str(e.value) and "\n" not in str(e.value)
+
+
+@needs_openspiel
+def test_a_position_without_moves_that_is_not_over_is_refused_when_reached() -> None:
+    # 11 rows of one column: the start and its first move look right; later a position has no
+    # legal move but is not over, which the Game protocol never allows
+    game = purestate.make("openspiel:hex:num_cols=1")
+    s = game.initial()
+    with pytest.raises(purestate.SpecError, match="no legal move at a position that is not over"):
+        while not game.is_over(s):
+            s = game.step(s, game.legal(s)[0])
+
+
+@needs_openspiel
+def test_values_inside_the_limits_still_play() -> None:
+    for spec in ("connect_four:rows=4,columns=5", "hex:board_size=3", "breakthrough:rows=2"):
+        game = purestate.make(f"openspiel:{spec}")
+        s = game.initial()
+        while not game.is_over(s):
+            s = game.step(s, game.legal(s)[-1])
+        assert sum(game.returns(s)) == 0
+
+
+def test_a_spiel_check_reads_as_its_condition_and_values() -> None:
+    from purestate.interop.openspiel import said
+
+    check = RuntimeError("/project/open_spiel/games/x/x.cc:124 rows_ > 1\nrows_ = 0, 1 = 1")
+    assert said(check) == "rows_ > 1 failed (rows_ = 0, 1 = 1)"
+    assert said(ValueError("unsupported board size")) == "unsupported board size"
+    assert said(MemoryError()) == "MemoryError"
+
+
+def test_the_position_bound_is_the_sum_of_the_histories() -> None:
+    from purestate.interop.openspiel import _position_bound
+
+    for actions in range(6):
+        for length in range(7):
+            assert _position_bound(actions, length) == sum(actions**d for d in range(length + 1))

@@ -137,3 +137,90 @@ def test_both_environments_render_the_board_as_text_when_asked() -> None:
         e.reset()
         assert e.render() == board
         assert make("tron:map=small_room,rules=simultaneous").render() is None
+
+
+@needs_pettingzoo
+@pytest.mark.parametrize("action", [4.7, True, "4", np.float64(8.9), np.bool_(True), None, 9, -1])
+def test_an_action_that_is_not_an_id_in_range_is_refused_and_changes_nothing(action: Any) -> None:
+    # int() would have taken 4.7 as 4, True as 1, "4" as 4 and 8.9 as 8 (issue 20)
+    from purestate.interop.pettingzoo import env
+
+    e = env("tictactoe")
+    with pytest.raises(purestate.IllegalMove, match=r"is not an action of tictactoe: actions are "
+                       r"ints 0-8 \(numpy integers too\)$") as refused:  # fmt: skip
+        e.step(action)
+    assert "\n" not in str(refused.value)
+    assert e.state_value == purestate.make("tictactoe").initial()
+    assert e.agent_selection == "player_0" and e._cumulative_rewards["player_0"] == 0.0
+
+
+@needs_pettingzoo
+@pytest.mark.parametrize("action", [np.int64(4), np.int8(4), np.uint16(4), 4])
+def test_numpy_integers_are_actions_as_plain_ints_are(action: Any) -> None:
+    from purestate.interop.pettingzoo import env
+
+    e = env("tictactoe")
+    e.step(action)
+    assert e.state_value == purestate.make("tictactoe").step(
+        purestate.make("tictactoe").initial(), 4
+    )
+    assert type(e.state_value.x) is int
+
+
+@needs_pettingzoo
+def test_a_legal_looking_id_of_a_taken_square_is_the_cores_refusal() -> None:
+    from purestate.interop.pettingzoo import env
+
+    e = env("tictactoe")
+    e.step(np.int32(4))
+    with pytest.raises(purestate.IllegalMove, match="square 4 is taken"):
+        e.step(4)
+
+
+@needs_pettingzoo
+@pytest.mark.parametrize(
+    "actions",
+    [
+        {"player_0": 1.0, "player_1": 1},
+        {"player_0": 1, "player_1": "1"},
+        {"player_0": 1},
+        [1, 2],
+        None,
+    ],
+)
+def test_the_parallel_environment_refuses_what_is_not_a_dict_of_ids(actions: Any) -> None:
+    from purestate.interop.pettingzoo import parallel_env
+
+    p = parallel_env("tron:map=small_room,rules=simultaneous")
+    p.reset()
+    start = p.state_value
+    with pytest.raises(purestate.IllegalMove) as refused:
+        p.step(actions)
+    assert "\n" not in str(refused.value) and p.state_value == start
+    p.step({"player_0": np.int64(1), "player_1": 0})
+    assert p.state_value != start
+
+
+@needs_pettingzoo
+@pytest.mark.parametrize("spec", [5, None, 2.5, object()])
+def test_an_environment_of_something_else_than_a_spec_or_a_game_is_one_line(spec: Any) -> None:
+    from purestate.core.game import NotAGame
+    from purestate.interop.pettingzoo import env, parallel_env
+
+    for make in (env, parallel_env):
+        with pytest.raises(
+            NotAGame, match=r"takes a game spec \(a str\) or a purestate game: a "
+        ) as e:
+            make(spec)
+        assert "\n" not in str(e.value)
+
+
+@needs_pettingzoo
+@needs_openspiel
+def test_an_environment_of_a_pyspiel_game_says_how_to_bridge_it() -> None:
+    import pyspiel
+
+    from purestate.interop.pettingzoo import env
+
+    with pytest.raises(TypeError, match=r"purestate.make\('openspiel:tic_tac_toe'\)"):
+        env(pyspiel.load_game("tic_tac_toe"))

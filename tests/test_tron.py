@@ -773,3 +773,30 @@ def test_absurd_counts_are_refused_before_anything_is_allocated(
     assert r.output.count("\n") == 1 and "Traceback" not in r.output
     assert message in r.output
     assert not (tmp_path / "d.jsonl").exists()
+
+
+def test_impossible_hand_built_states_are_refused_in_one_line() -> None:
+    game = Tron(map="empty_room")
+    s = game.initial()
+    with pytest.raises(IllegalMove, match="both heads on one cell"):  # was accepted
+        State(s.blocked, s.head0, s.head0, 0)
+    wall = State(s.blocked, 0, s.head1, 0)  # cell 0 is a wall: step said "negative shift count"
+    for use in (game.check, game.render, game.encode):
+        with pytest.raises(IllegalMove, match="not a tron position: a head on a wall"):
+            use(wall)
+    with pytest.raises(IllegalMove, match=r"pending must be -1 or a move 0-3 \(got 7\)"):
+        State(s.blocked, s.head0, s.head1, 0, 7)  # encode raised IndexError
+
+
+def test_decoding_a_head_on_a_barrier_is_a_parse_error() -> None:
+    game = Tron(map="joust")  # the one shipped map with barriers
+    text = game.encode(game.initial())
+    board, rest = text.split(";", 1)
+    barrier = next(i for i in range(game.board.size) if game.board.barriers >> i & 1)
+    cells = list(board.replace("/", ""))
+    head = cells.index("1")
+    cells[head], cells[barrier] = "x", "1"
+    rows = ["".join(cells[r * game.board.cols : (r + 1) * game.board.cols])
+            for r in range(game.board.rows)]  # fmt: skip
+    with pytest.raises(ParseError, match="a head on a wall or barrier"):
+        game.decode("/".join(rows) + ";" + rest)

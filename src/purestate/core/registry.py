@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from purestate.core.agent import Agent
-from purestate.core.game import Game
+from purestate.core.game import Game, NotAGame, not_a_game
 from purestate.core.hooks import classic_defaults_of, from_params_of
 from purestate.core.spec import SpecError, build, format_spec, parse_spec
 
@@ -236,6 +236,24 @@ def _bridged(spec: str) -> tuple[Callable[..., Game[Any, Any]], str] | None:
     return loader, rest
 
 
+def _named(name: Any, what: str) -> str:
+    """``name`` when it is a str.
+
+    Raises:
+        NotAGame: (a TypeError) in one line for anything else: a pyspiel game gets the advice to
+            load it through the bridge.
+    """
+    if isinstance(name, str):
+        return name
+    why = not_a_game(name)
+    if why is not None and str(why).startswith("a pyspiel"):
+        raise NotAGame(f"{what} takes a game name (a str): {why}")
+    raise NotAGame(
+        f"{what} takes a game name (a str) such as 'tictactoe' or 'openspiel:connect_four'; "
+        f"got a {type(name).__qualname__}"
+    )
+
+
 def make(name: str, **params: Any) -> Game[Any, Any]:
     """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
 
@@ -244,8 +262,9 @@ def make(name: str, **params: Any) -> Game[Any, Any]:
 
     Raises:
         SpecError: for an unknown game or option.
+        NotAGame: (a TypeError) when ``name`` is not a str (a pyspiel game, say).
     """
-    bridged = _bridged(name)
+    bridged = _bridged(_named(name, "make()"))
     if bridged is not None:
         return bridged[0](bridged[1], **params)
     cls = game_class(name)
@@ -258,8 +277,13 @@ def make(name: str, **params: Any) -> Game[Any, Any]:
 
 def make_spec(spec: str) -> Game[Any, Any]:
     """A game from a spec string, e.g. ``"dots_and_boxes:rows=3,cols=3"`` or
-    ``"openspiel:breakthrough:rows=5,columns=5"``."""
-    bridged = _bridged(spec)
+    ``"openspiel:breakthrough:rows=5,columns=5"``.
+
+    Raises:
+        SpecError: for an unknown game or option, or a bad value.
+        NotAGame: (a TypeError) when ``spec`` is not a str.
+    """
+    bridged = _bridged(_named(spec, "make_spec()"))
     if bridged is not None:
         return bridged[0](bridged[1])
     name, params = parse_spec(spec)

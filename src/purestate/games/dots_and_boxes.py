@@ -53,6 +53,46 @@ class State:
     own1: int
     to_move: int
 
+    def __attrs_post_init__(self) -> None:
+        # a hand-built state; the rules build theirs with ``_made``, which skips this
+        why = _impossible(self)
+        if why is not None:
+            raise IllegalMove(f"not a dots_and_boxes position: {why}")
+
+
+def _impossible(state: State) -> str | None:
+    """Why ``state`` is a position of no board at all, or None."""
+    for name in ("lines", "own0", "own1", "to_move"):
+        v = getattr(state, name)
+        if type(v) is not int:
+            return f"{name} must be an int, not {v!r}"
+        if v < 0:
+            return f"{name} must not be negative (got {v})"
+    if state.to_move > 1:
+        return f"to_move must be 0 or 1 (got {state.to_move})"
+    if state.own0 & state.own1:
+        return "a box is owned by both players"
+    return None
+
+
+_new = object.__new__
+_setter = object.__setattr__.__get__  # as attrs' __init__ sets a frozen slotted instance's fields
+
+
+def _made(lines: int, own0: int, own1: int, to_move: int) -> State:
+    """A state the rules made from a valid one: ``State`` without its checks, which would cost
+    every step a third more."""
+    s: State = _new(State)
+    put = _setter(s)
+    put("lines", lines)
+    put("own0", own0)
+    put("own1", own1)
+    put("to_move", to_move)
+    return s
+
+
+_EMPTY = State(0, 0, 0, 0)
+
 
 class Board:
     """Everything about one board size that the rules need, computed once per size.
@@ -209,7 +249,7 @@ def _image(b: Board, state: State, sym: int) -> State:
     """``state`` reflected or rotated by ``sym`` on board ``b``."""
     if sym == 0:
         return state
-    return State(
+    return _made(
         b.image(sym, state.lines),
         b.box_image(sym, state.own0),
         b.box_image(sym, state.own1),
@@ -327,7 +367,7 @@ class DotsAndBoxes:
 
     def initial(self) -> State:
         """The empty board, player 0 to move."""
-        return State(0, 0, 0, 0)
+        return _EMPTY
 
     def to_move(self, state: State) -> int:
         """The player to move."""
@@ -390,9 +430,9 @@ class DotsAndBoxes:
                 got |= box
         if got:
             if state.to_move:
-                return State(lines, state.own0, state.own1 | got, 1)
-            return State(lines, state.own0 | got, state.own1, 0)
-        return State(lines, state.own0, state.own1, 1 - state.to_move)
+                return _made(lines, state.own0, state.own1 | got, 1)
+            return _made(lines, state.own0 | got, state.own1, 0)
+        return _made(lines, state.own0, state.own1, 1 - state.to_move)
 
     def completes(self, state: State, move: int) -> int:
         """How many boxes drawing ``move`` completes (0, 1 or 2)."""
@@ -406,7 +446,37 @@ class DotsAndBoxes:
         how the boxes drawn so far were shared; a learner with per-box rewards keys its table by
         this (4,096 keys on 2×2 instead of every history of scores).
         """
-        return State(state.lines, 0, 0, 0)
+        return _made(state.lines, 0, 0, 0)
+
+    def check(self, state: State) -> State:
+        """``state``, if it is a position of this board.
+
+        ``State(...)`` refuses what no board has (negative or non-int fields, a box owned twice,
+        a player other than 0 or 1); this adds the board: every line and box on it, every owned
+        box complete. The hot rules (``legal``, ``step``) take that as given; ``render`` and
+        ``encode`` check.
+
+        Raises:
+            IllegalMove: saying what is impossible, in one line.
+        """
+        b = self._board
+        if not isinstance(state, State):
+            why: str | None = f"a {type(state).__qualname__} is not a dots_and_boxes State"
+        else:
+            why = _impossible(state)
+        if why is None:
+            owned = state.own0 | state.own1
+            complete = sum(1 << i for i, m in enumerate(b.box_masks) if state.lines & m == m)
+            if state.lines > b.full:
+                why = f"lines beyond the {b.num_lines} of a {self.rows}x{self.cols} board"
+            elif owned >> b.num_boxes:
+                why = f"boxes beyond the {b.num_boxes} of a {self.rows}x{self.cols} board"
+            elif owned & ~complete:
+                box = (owned & ~complete).bit_length() - 1
+                why = f"box {box} is owned but not complete"
+        if why is not None:
+            raise IllegalMove(f"not a dots_and_boxes position: {why}")
+        return state
 
     # -- symmetries ------------------------------------------------------------------------
 
@@ -446,6 +516,7 @@ class DotsAndBoxes:
         Box characters are ``0`` or ``1`` (the player who scored it) or ``-`` (not scored), row
         by row. Example on 2×2 after lines 0, 2, 6, 7: ``101000110000/1/1---``.
         """
+        self.check(state)
         owners = "".join(
             "0" if state.own0 >> b & 1 else "1" if state.own1 >> b & 1 else "-"
             for b in range(self._board.num_boxes)
@@ -501,6 +572,7 @@ class DotsAndBoxes:
         """Dots, drawn lines, box owners (A = player 0, B = player 1), the numbers of the
         undrawn lines and the score."""
         b = self._board
+        self.check(state)
         cell = max(5, len(str(self.line_number(b.num_lines - 1))) + 3)
         span = cell + 1
         out = []

@@ -14,6 +14,7 @@ other game is refused with one line saying why.
 from __future__ import annotations
 
 import importlib
+import math
 from typing import Any
 
 from attrs import field, frozen
@@ -28,6 +29,33 @@ PREFIX = "openspiel"
 """The family name in game specs: ``openspiel:<name>[:key=value,...]``."""
 
 INSTALL = "pip install 'purestate[openspiel]'"
+
+C_INT = (-(2**31), 2**31 - 1)
+"""The values of a C ``int``, which every integer option of OpenSpiel is: beyond them pybind11
+cannot pass the value at all."""
+
+LIMITS: dict[str, tuple[int, int]] = {
+    # the sides of a board or a line on it: below 1 some games crash inside OpenSpiel (a
+    # segfault, not an error), and far above it they allocate without bound
+    **dict.fromkeys(
+        ("board_size", "rows", "columns", "num_rows", "num_cols", "size", "m", "n", "k"), (1, 64)
+    ),
+    **dict.fromkeys(("x_in_row", "connect", "num_houses_per_player"), (1, 64)),
+    "dims": (1, 3),  # gomoku: size ** dims cells
+    "insanity": (0, 64),  # crazyhouse: pieces in hand; a huge pocket makes each move take seconds
+    # how long a game may last: a random game plays to the limit
+    **dict.fromkeys(("max_game_length", "max_moves", "max_cursor_moves"), (0, 100_000)),
+}
+"""The ranges OpenSpiel's games accept for the integer options they share, by option name
+(OpenSpiel declares only the types). Values inside are passed on, and whatever OpenSpiel then
+refuses is one line too; other integer options need only fit a C int (``C_INT``)."""
+
+ACTION_LIMIT = 20_000
+LENGTH_LIMIT = 100_000
+"""The most action ids and plies a game made from options may declare (shogi has 13,689 ids,
+cursor_go lasts up to 72,922 plies): a random game costs about their product, so options that
+pass ``LIMITS`` but multiply into more (gomoku's ``size ** dims``) are refused as soon as
+OpenSpiel has made the game, before any state."""
 
 
 def pyspiel_module() -> Any:
@@ -62,6 +90,67 @@ def _typed_params(name: str, defaults: dict[str, Any], raw: dict[str, Any]) -> d
     return out
 
 
+def _check_values(name: str, typed: dict[str, Any]) -> None:
+    """Refuse values OpenSpiel must never see: an int outside the option's range (``LIMITS``, or
+    a C int's), a float that is not finite."""
+    for k, v in typed.items():
+        if type(v) is int:
+            low, high = LIMITS.get(k, C_INT)
+            if not low <= v <= high:
+                raise SpecError(
+                    f"openspiel:{name} option {k!r} must be an int from {low:,} to {high:,}; "
+                    f"got {v:,}"
+                )
+        elif type(v) is float and not math.isfinite(v):
+            raise SpecError(f"openspiel:{name} option {k!r} must be a finite number; got {v}")
+
+
+def said(e: BaseException) -> str:
+    """What a pyspiel error says, on one line: SPIEL_CHECK's ``path/file.cc:123 CONDITION`` and
+    its values on the next line become ``CONDITION (values)``."""
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()] or [type(e).__name__]
+    head, *rest = lines
+    where, _, condition = head.partition(" ")
+    if condition and (".cc:" in where or ".h:" in where):
+        head = f"{condition} failed"
+    return head + (f" ({'; '.join(rest)})" if rest else "")
+
+
+def pyspiel_errors(pyspiel: Any) -> tuple[type[BaseException], ...]:
+    """What pyspiel raises for options it cannot take: its own SpielError, and what pybind11
+    makes of a C++ exception (std::bad_alloc, std::length_error, ...)."""
+    return (pyspiel.SpielError, RuntimeError, ValueError, TypeError, MemoryError, OverflowError)
+
+
+def _too_large(native: Any) -> str | None:
+    """Why the game OpenSpiel made is too large to play, from what it declares, or None."""
+    actions, length = native.num_distinct_actions(), native.max_game_length()
+    if actions <= ACTION_LIMIT and length <= LENGTH_LIMIT:
+        return None
+    return (
+        f"too large: {actions:,} action ids and games of up to {length:,} plies "
+        f"(the limits are {ACTION_LIMIT:,} and {LENGTH_LIMIT:,})"
+    )
+
+
+def _first_use(native: Any) -> None:
+    """Make the start, read its moves and play the first, so that options OpenSpiel accepted
+    but cannot play fail here, at load, rather than in a game.
+
+    Raises:
+        SpecError: when the start, or the position after its first move, is not over but has no
+            legal move (1×1 hex never ends).
+    """
+    state = native.new_initial_state()
+    for where in ("the start", "the position after the first move"):
+        if state.is_terminal():
+            return
+        moves = state.legal_actions()
+        if not moves:
+            raise SpecError(f"{where} has no legal move, yet the game is not over")
+        state.apply_action(moves[0])
+
+
 def _text(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
@@ -94,9 +183,15 @@ def load(text: str, **params: Any) -> OpenSpielGame:
             the OpenSpiel game's parameters, converted to the types of their defaults.
         **params: More parameters as Python values (``load("hex", board_size=5)``).
 
+    Options are checked before OpenSpiel sees them (some bad ones crash it): each must have
+    the type of its default, an int must lie in its range (``LIMITS``, else a C int's) and a
+    float be finite. The game is then made and its first move played, so that whatever else
+    OpenSpiel refuses is refused here.
+
     Raises:
         SpecError: one line when OpenSpiel is missing, the game is unknown, an option is wrong,
-            or the game is not two-player, sequential, perfect-information and deterministic.
+            OpenSpiel cannot make or start the game, or the game is not two-player, sequential,
+            perfect-information and deterministic.
     """
     pyspiel = pyspiel_module()
     name, raw = parse_spec(text)
@@ -110,16 +205,20 @@ def load(text: str, **params: Any) -> OpenSpielGame:
         )
     defaults = dict(names[name].parameter_specification)
     typed = _typed_params(name, defaults, {**raw, **params})
-    try:
-        native = pyspiel.load_game(name, typed)
-    except pyspiel.SpielError as e:
-        raise SpecError(f"openspiel:{name}: {str(e).strip().splitlines()[-1]}") from None
-    why = _refusal(name, native, pyspiel)
-    if why is not None:
-        raise SpecError(why)
+    _check_values(name, typed)
     options = ",".join(f"{k}={_text(typed[k])}" for k in sorted(typed))
     spec = f"{PREFIX}:{name}" + (f":{options}" if options else "")
-    return OpenSpielGame(spec, native)
+    try:
+        native = pyspiel.load_game(name, typed)
+        why = _refusal(name, native, pyspiel) or _too_large(native)
+        if why is not None:
+            raise SpecError(why)
+        _first_use(native)
+        return OpenSpielGame(spec, native)
+    except SpecError as e:
+        raise SpecError(str(e) if str(e).startswith(f"{PREFIX}:") else f"{spec}: {e}") from None
+    except pyspiel_errors(pyspiel) as e:
+        raise SpecError(f"{spec}: OpenSpiel cannot make it: {said(e)}") from None
 
 
 @frozen(cache_hash=True)
@@ -148,8 +247,10 @@ def _wrap(history: tuple[int, ...], native: Any) -> OpenSpielState:
     if native.is_terminal():
         r = native.returns()
         return OpenSpielState(history, -1, (), (float(r[0]), float(r[1])), native)
-    return OpenSpielState(history, native.current_player(), tuple(native.legal_actions()),
-                          (0.0, 0.0), native)  # fmt: skip
+    moves = tuple(native.legal_actions())
+    if not moves:  # the protocol's promise (no moves iff over), broken by some options (hex 11×1)
+        raise SpecError("no legal move at a position that is not over")
+    return OpenSpielState(history, native.current_player(), moves, (0.0, 0.0), native)
 
 
 def _not_ours(game: OpenSpielGame, state: Any) -> NotAGame:
@@ -161,8 +262,13 @@ def _not_ours(game: OpenSpielGame, state: Any) -> NotAGame:
 
 def _position_bound(actions: int, length: int) -> int:
     """An upper bound on the positions of a game with ``actions`` action ids that lasts at most
-    ``length`` plies: every position is a history of at most ``length`` actions."""
-    return sum(actions**d for d in range(length + 1))
+    ``length`` plies: every position is a history of at most ``length`` actions, and there are
+    ``1 + a + ... + a^length`` of them (in closed form: the sum term by term took most of a
+    minute on crazyhouse)."""
+    if actions < 2:
+        return length + 1 if actions == 1 else 1
+    whole: int = (actions ** (length + 1) - 1) // (actions - 1)
+    return whole
 
 
 @frozen
@@ -263,8 +369,13 @@ class OpenSpielGame:
                 raise IllegalMove("the game is over")
             raise IllegalMove(f"{move!r} is not a legal action here (legal: {_short(moves)})")
         child = state.native.clone()
-        child.apply_action(move)
-        return _wrap((*state.history, move), child)
+        try:
+            child.apply_action(move)
+            return _wrap((*state.history, move), child)
+        except pyspiel_errors(pyspiel_module()) as e:  # OpenSpiel's own failure, not a bad move
+            raise SpecError(
+                f"{self.spec_text}: OpenSpiel failed on action {move}: {said(e)}"
+            ) from None
 
     def from_pyspiel(self, native: Any) -> OpenSpielState:
         """The purestate state for a pyspiel state of this game (its history replayed, so the

@@ -16,11 +16,12 @@ built around the pure core: it holds one immutable state and replaces it on each
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from purestate.core.game import Game
+from purestate.core.game import Game, IllegalMove, NotAGame, not_a_game
 from purestate.core.hooks import observation_of
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError
@@ -38,8 +39,43 @@ def _import(name: str) -> Any:
         raise SpecError(f"the PettingZoo bridge needs PettingZoo: {INSTALL}") from None
 
 
-def _game(spec: str | Game[Any, Any]) -> Game[Any, Any]:
-    return make_spec(spec) if isinstance(spec, str) else spec
+def _game(spec: str | Game[Any, Any], what: str) -> Game[Any, Any]:
+    """The game a spec string names, or ``spec`` itself when it is a game.
+
+    Raises:
+        NotAGame: (a TypeError) in one line for anything else, saying what ``what`` takes.
+    """
+    if isinstance(spec, str):
+        return make_spec(spec)
+    why = not_a_game(spec)
+    if why is not None:
+        raise NotAGame(f"{what} takes a game spec (a str) or a purestate game: {why}")
+    return spec
+
+
+def _shown(x: Any, most: int = 60) -> str:
+    """``repr(x)`` on one short line (an array's repr may run over many)."""
+    text = " ".join(repr(x).split())
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def action_id(game: Game[Any, Any], action: Any, n: int) -> int:
+    """A PettingZoo action as a move id: an int (a numpy integer too) from 0 to ``n - 1``.
+
+    Floats, bools, text and the like are refused rather than rounded by ``int()``, as
+    ``game.step`` refuses them.
+
+    Raises:
+        IllegalMove: in one line for anything else.
+    """
+    if isinstance(action, np.integer) or (isinstance(action, int) and not isinstance(action, bool)):
+        move = int(action)
+        if 0 <= move < n:
+            return move
+    raise IllegalMove(
+        f"{_shown(action)} is not an action of {game.spec.name}: actions are ints 0-{n - 1}"
+        " (numpy integers too)"
+    )
 
 
 def _spaces(game: Game[Any, Any], plane: np.ndarray, n: int) -> tuple[Any, Any]:
@@ -92,11 +128,16 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
         spec: The game, as a spec string or a game value.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the board as text).
 
+    The environment's ``step`` takes an action id: an int or a numpy integer from 0 to the
+    action space's size - 1, legal in the position (``IllegalMove``, a ValueError, otherwise;
+    the environment is left as it was).
+
     Raises:
         SpecError: without PettingZoo, for a bad spec, or a game without planes.
+        NotAGame: (a TypeError) when ``spec`` is neither a spec string nor a game.
     """
     aec = _import("pettingzoo").AECEnv
-    game = _game(spec)
+    game = _game(spec, "env()")
     planes = planes_of(game)
     n = num_move_ids(game)
     _checked(render_mode)
@@ -140,8 +181,9 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
                 return
+            # refused before anything changes: the environment stays as it was
+            self.state_value = game.step(self.state_value, action_id(game, action, n))
             self._cumulative_rewards[agent] = 0.0
-            self.state_value = game.step(self.state_value, int(action))
             if game.is_over(self.state_value):
                 r = game.returns(self.state_value)
                 self.rewards = {a: float(r[i]) for i, a in enumerate(AGENTS)}
@@ -161,13 +203,16 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
     ``rules=simultaneous``): both agents act each step; the round's first mover's move is
     applied, then the other's, which resolves the round.
 
+    ``step`` takes a dict with an action id for each agent, checked as ``env``'s are.
+
     Raises:
         SpecError: without PettingZoo, or for a game whose moves are not simultaneous.
+        NotAGame: (a TypeError) when ``spec`` is neither a spec string nor a game.
     """
     from purestate.interop.openspiel import hides_moves
 
     parallel = _import("pettingzoo").ParallelEnv
-    game = _game(spec)
+    game = _game(spec, "parallel_env()")
     if not hides_moves(game):
         raise SpecError(f"{game.spec.name}: the players take turns; use env() for it")
     planes = planes_of(game)
@@ -202,10 +247,15 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
             return self._observe(), {a: {} for a in AGENTS}
 
         def step(self, actions: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
+            if not isinstance(actions, Mapping) or set(actions) != set(AGENTS):
+                raise IllegalMove(
+                    f"step() takes a dict with one action for each of {' and '.join(AGENTS)}; "
+                    f"got {_shown(actions)}"
+                )
             s = self.state_value
             first = game.to_move(s)
             for p in (first, 1 - first):  # the round's first mover commits, the other resolves
-                s = game.step(s, int(actions[AGENTS[p]]))
+                s = game.step(s, action_id(game, actions[AGENTS[p]], n))
             self.state_value = s
             over = game.is_over(s)
             r = game.returns(s) if over else (0.0, 0.0)

@@ -16,7 +16,7 @@ import numpy as np
 from purestate.core.game import Game
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError
-from purestate.interop.openspiel import OpenSpielGame
+from purestate.interop.openspiel import OpenSpielGame, pyspiel_errors, pyspiel_module, said
 
 # One function per game; each reads the attributes its State documents.
 
@@ -128,6 +128,12 @@ def planes_of(game: Game[Any, Any]) -> Callable[[Any, Any, int], np.ndarray]:
     if isinstance(game, OpenSpielGame):
         if not game.native.get_type().provides_observation_tensor:
             raise SpecError(f"{game.spec.name} has no observation tensor for PettingZoo")
+        try:  # the first observation, so that OpenSpiel's failure to make one is one line here
+            _openspiel(game, game.initial(), 0)
+        except pyspiel_errors(pyspiel_module()) as e:
+            raise SpecError(
+                f"{game.spec.name}: OpenSpiel cannot observe its start: {said(e)}"
+            ) from None
         return _openspiel
     fn = _PLANES.get(game.spec.name)
     if fn is None:

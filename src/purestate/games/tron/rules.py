@@ -85,6 +85,62 @@ class State:
     pending: int = _NO_MOVE
     outcome: int = RUNNING
 
+    def __attrs_post_init__(self) -> None:
+        # a hand-built state; the rules build theirs with ``_made``, which skips this
+        why = _impossible(self)
+        if why is not None:
+            raise IllegalMove(f"not a tron position: {why}")
+
+
+def _impossible(state: State) -> str | None:
+    """Why ``state`` is a position of no map at all, or None."""
+    for name in ("blocked", "head0", "head1", "to_move", "pending", "outcome"):
+        v = getattr(state, name)
+        if type(v) is not int:
+            return f"{name} must be an int, not {v!r}"
+    h0, h1 = state.head0, state.head1
+    if state.blocked < 0 or min(h0, h1) < -1:
+        return "a negative cell"
+    if state.to_move not in (0, 1):
+        return f"to_move must be 0 or 1 (got {state.to_move})"
+    if not _NO_MOVE <= state.pending <= R:
+        return f"pending must be -1 or a move 0-3 (got {state.pending})"
+    if state.outcome not in (RUNNING, 0, 1, DRAW):
+        return f"outcome must be -1 (running), 0, 1 or 2 (a draw), not {state.outcome}"
+    if h0 == h1 >= 0:
+        return "both heads on one cell"
+    if any(h >= 0 and not state.blocked >> h & 1 for h in (h0, h1)):
+        return "a head on a cell that is not blocked"
+    # the loser's head is gone (-1), the winner's stays; a draw removes both
+    crashed = {RUNNING: (False, False), 0: (False, True), 1: (True, False), DRAW: (True, True)}
+    if (h0 < 0, h1 < 0) != crashed[state.outcome]:
+        return f"the heads ({h0}, {h1}) do not fit the outcome {state.outcome}"
+    if state.pending != _NO_MOVE and state.outcome != RUNNING:
+        return "a pending move in a finished game"
+    return None
+
+
+_new = object.__new__
+_setter = object.__setattr__.__get__  # as attrs' __init__ sets a frozen slotted instance's fields
+
+
+def _made(
+    blocked: int, head0: int, head1: int, to_move: int, pending: int = _NO_MOVE,
+    outcome: int = RUNNING,
+) -> State:  # fmt: skip
+    """A state the rules made from a valid one: ``State`` without its checks, which would cost
+    every step."""
+    s: State = _new(State)
+    put = _setter(s)
+    put("blocked", blocked)
+    put("head0", head0)
+    put("head1", head1)
+    put("to_move", to_move)
+    put("pending", pending)
+    put("outcome", outcome)
+    put("_attrs_cached_hash", None)  # what attrs' own __init__ sets (cache_hash=True)
+    return s
+
 
 def trails(states: Iterable[State]) -> tuple[int, int]:
     """Each player's trail as a bitboard: the cells its head stood on in ``states``.
@@ -308,26 +364,26 @@ class Tron:
             if p == 0:
                 target = state.head0 + self._t.deltas[move]
                 if blocked >> target & 1:
-                    return State(blocked, -1, state.head1, 1, _NO_MOVE, 1)
-                return State(blocked | 1 << target, target, state.head1, 1)
+                    return _made(blocked, -1, state.head1, 1, _NO_MOVE, 1)
+                return _made(blocked | 1 << target, target, state.head1, 1)
             target = state.head1 + self._t.deltas[move]
             if blocked >> target & 1:
-                return State(blocked, state.head0, -1, 0, _NO_MOVE, 0)
-            return State(blocked | 1 << target, state.head0, target, 0)
+                return _made(blocked, state.head0, -1, 0, _NO_MOVE, 0)
+            return _made(blocked | 1 << target, state.head0, target, 0)
         if state.pending == _NO_MOVE:
-            return State(blocked, state.head0, state.head1, 1 - p, move)
+            return _made(blocked, state.head0, state.head1, 1 - p, move)
         m0, m1 = (move, state.pending) if p == 0 else (state.pending, move)
         t0 = state.head0 + self._t.deltas[m0]
         t1 = state.head1 + self._t.deltas[m1]
         crash0 = blocked >> t0 & 1
         crash1 = blocked >> t1 & 1
         if t0 == t1 or (crash0 and crash1):
-            return State(blocked, -1, -1, self.first_player, _NO_MOVE, DRAW)
+            return _made(blocked, -1, -1, self.first_player, _NO_MOVE, DRAW)
         if crash0:
-            return State(blocked | 1 << t1, -1, t1, self.first_player, _NO_MOVE, 1)
+            return _made(blocked | 1 << t1, -1, t1, self.first_player, _NO_MOVE, 1)
         if crash1:
-            return State(blocked | 1 << t0, t0, -1, self.first_player, _NO_MOVE, 0)
-        return State(blocked | 1 << t0 | 1 << t1, t0, t1, self.first_player)
+            return _made(blocked | 1 << t0, t0, -1, self.first_player, _NO_MOVE, 0)
+        return _made(blocked | 1 << t0 | 1 << t1, t0, t1, self.first_player)
 
     def observation(self, state: State, player: int) -> State:
         """What ``player`` may see: the state without the other player's pending move.
@@ -338,7 +394,7 @@ class Tron:
         """
         if state.pending == _NO_MOVE:
             return state
-        return State(state.blocked, state.head0, state.head1, player)
+        return _made(state.blocked, state.head0, state.head1, player)
 
     def safe_moves(self, state: State) -> tuple[int, ...]:
         """The moves of the player to move whose target cell is free (CS1410 get_safe_actions)."""
@@ -347,6 +403,36 @@ class Tron:
         head = state.head0 if state.to_move == 0 else state.head1
         blocked = state.blocked
         return tuple(m for m, d in enumerate(self._t.deltas) if not blocked >> (head + d) & 1)
+
+    def check(self, state: State) -> State:
+        """``state``, if it is a position of this game's map and rules.
+
+        ``State(...)`` refuses what no map has (non-int fields, both heads on one cell, a head
+        not blocked, heads that do not fit the outcome, ...); this adds the map: every blocked
+        cell on the grid, its walls and barriers blocked, each head on a free cell, a pending
+        move only under simultaneous rules. The hot rules (``step``, ``legal``) take that as
+        given; ``decode``, ``render`` and ``encode`` check.
+
+        Raises:
+            IllegalMove: saying what is impossible, in one line.
+        """
+        m = self._t.map
+        if not isinstance(state, State):
+            why: str | None = f"a {type(state).__qualname__} is not a tron State"
+        else:
+            why = _impossible(state)
+        if why is None:
+            if state.blocked >> m.size:
+                why = f"blocked cells beyond the {m.rows}x{m.cols} map {m.name!r}"
+            elif state.blocked & m.blocked != m.blocked:
+                why = f"a wall or barrier of map {m.name!r} is not blocked"
+            elif any(h >= 0 and not m.free >> h & 1 for h in (state.head0, state.head1)):
+                why = f"a head on a wall or barrier of map {m.name!r}"
+            elif state.pending != _NO_MOVE and not self.simultaneous:
+                why = "a pending move under alternating rules"
+        if why is not None:
+            raise IllegalMove(f"not a tron position: {why}")
+        return state
 
     # ---- symmetries --------------------------------------------------------------------------
 
@@ -365,7 +451,7 @@ class Tron:
         h0 = p[state.head0] if state.head0 >= 0 else -1
         h1 = p[state.head1] if state.head1 >= 0 else -1
         pend = t.dir_maps[sym][state.pending] if state.pending >= 0 else _NO_MOVE
-        return State(blocked, h0, h1, state.to_move, pend, state.outcome)
+        return _made(blocked, h0, h1, state.to_move, pend, state.outcome)
 
     def transform_move(self, move: int, sym: int) -> int:
         """The direction ``move`` is carried to by ``sym``."""
@@ -410,6 +496,7 @@ class Tron:
         """``ROW/ROW/...;P;M;O``: the board (``#`` wall, ``x`` barrier, ``1`` ``2`` heads, ``.``
         empty), the player to move (1 or 2), the pending move (``-`` or U/D/L/R) and the outcome
         (``-`` running, ``1`` or ``2`` the winner, ``=`` a draw)."""
+        self.check(state)
         pend = "-" if state.pending < 0 else MOVE_NAMES[state.pending]
         out = (
             "-"
@@ -461,10 +548,14 @@ class Tron:
             raise ParseError("a running game needs both heads on the board")
         if pending != _NO_MOVE and (not self.simultaneous or outcome != RUNNING):
             raise ParseError("a pending move exists only in a running simultaneous game")
-        return State(blocked, heads[0], heads[1], int(who) - 1, pending, outcome)
+        try:
+            return self.check(State(blocked, heads[0], heads[1], int(who) - 1, pending, outcome))
+        except IllegalMove as e:
+            raise ParseError(f"{text!r}: {e}") from None
 
     def render(self, state: State) -> str:
         """The board (``#`` wall, ``x`` trail, ``1`` and ``2`` the cycles) and whose turn it is."""
+        self.check(state)
         lines = self._grid(state, " ")
         o = state.outcome
         if o == DRAW:
