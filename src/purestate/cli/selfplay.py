@@ -44,10 +44,12 @@ from purestate.io.runs import (
     entries as _entries,
 )
 from purestate.io.selfplay import (
+    CLASSIC_RUN_FORMAT,
     LOG_DIGEST,
     RUN_FILES,
     SEATS,
     check_records,
+    check_run_format,
     save_checkpoint,
     table_files,
     write_summary,
@@ -101,7 +103,7 @@ def _spec_then(text: Any) -> Any:
 
 def _canonical(saved: dict[str, Any]) -> dict[str, Any]:
     """How the saved manifest's fields read today, by the format it was written in."""
-    if saved.get("format") == "purestate.run/1":
+    if saved.get("format") == CLASSIC_RUN_FORMAT:
         return {**_CANONICAL, "agent": _spec_then, "opponent": _spec_then}
     return _CANONICAL
 
@@ -230,7 +232,7 @@ def _saved_settings(folder: Path) -> dict[str, Any]:
         saved = {**saved, **typed}
     kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
     found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
-    if saved.get("format") == "purestate.run/1":  # its mcts specs mean what they meant then
+    if saved.get("format") == CLASSIC_RUN_FORMAT:  # its mcts specs mean what they meant then
         found.update({k: _spec_then(found[k]) for k in ("agent", "opponent") if k in found})
     if found.get("seat") not in (None, *SEATS):
         del found["seat"]
@@ -321,6 +323,7 @@ def selfplay_command(
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
+            check_run_format(out_dir / "run.json", saved)
             check_manifest(out_dir / "run.json", manifest, _IDENTITY, _canonical(saved))
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):

@@ -51,6 +51,24 @@ RUN_FORMAT = "purestate.run/2"
 """The manifest's format. ``/2`` runs were written after ``mcts``'s defaults changed (issue 15);
 in a ``/1`` run an ``mcts`` spec means what it meant then (``core.registry.classic_spec``)."""
 
+CLASSIC_RUN_FORMAT = "purestate.run/1"
+"""The manifest's format before ``mcts``'s defaults changed."""
+
+
+def check_run_format(path: Path, saved: dict[str, Any]) -> None:
+    """Refuse a manifest of a format this version does not know (a newer one's, or a forgery):
+    its fields might mean something else, so they are not guessed at.
+
+    Raises:
+        RunFolderError: one line naming the file and the formats it may have.
+    """
+    have = saved.get("format")
+    if have not in (CLASSIC_RUN_FORMAT, RUN_FORMAT):
+        raise RunFolderError(
+            f"{path}: format {have!r} is not a selfplay run's ({CLASSIC_RUN_FORMAT} or "
+            f"{RUN_FORMAT}); a newer purestate may have written it"
+        )
+
 
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
     """The run's ``run.json`` without its game count: what a resumed run must match."""
