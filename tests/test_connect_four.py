@@ -396,7 +396,9 @@ def test_the_web_app_plays_it_by_clicking_columns(tmp_path: Any) -> None:
 
     from purestate.web.app import create_app
 
-    client = TestClient(create_app(tmp_path), raise_server_exceptions=False)
+    client = TestClient(
+        create_app(tmp_path), base_url="http://127.0.0.1", raise_server_exceptions=False
+    )
     view = client.post(
         "/api/play", json={"game": "connect_four", "opponent": "random", "seed": 3}
     ).json()
