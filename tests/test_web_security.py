@@ -301,6 +301,44 @@ def test_a_lab_step_answers_within_the_budget(server: Server) -> None:
     assert 1 <= update["games"] < 5000  # the step ended on its budget, with a game played
 
 
+@pytest.mark.parametrize("opponent", ["perfect", "solver:tiebreak=first"])
+def test_a_whole_game_solve_too_large_for_the_budget_is_refused(
+    server: Server, opponent: str
+) -> None:
+    # solving 2x5 dots and boxes takes the better part of a minute and 0.9 GB, and never looks at
+    # the clock: a page may not start it
+    me = {"Cookie": "purestate_browser=" + "s" * 24}
+    setup = {"game": "dots_and_boxes:rows=2,cols=5", "opponent": opponent, "seat": 1}
+    status, answer, _ = server.request("POST", "/api/play", setup, me)
+    assert status == 400, answer
+    assert "in the browser needs the whole game solved" in answer["error"], answer
+    assert "limit 2^22" in answer["error"] and "\n" not in answer["error"]
+    status, answer, _ = server.request("POST", "/api/menace", {**setup, "games": 1}, me)
+    assert status == 400, answer
+    assert "in the browser needs the whole game solved" in answer["error"], answer
+    # within the bound the perfect player still plays (2x4 dots, tic-tac-toe)
+    for game in ("dots_and_boxes:rows=2,cols=4", "tictactoe"):
+        status, view, _ = server.request("POST", "/api/play", {**setup, "game": game}, me)
+        assert status == 200, view
+        assert view["bot_moves"], view
+
+
+def test_uvicorn_is_quiet_about_requests_cut_by_the_server_stopping() -> None:
+    import asyncio
+    import logging
+
+    from purestate.cli.serve import quiet_cancellation
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        info = (type(exc), exc, None)
+        return logging.LogRecord(
+            "uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI app", None, info
+        )
+
+    assert not quiet_cancellation(record(asyncio.CancelledError()))
+    assert quiet_cancellation(record(ValueError("a real error")))
+
+
 def test_web_specs_are_capped(runs: Path) -> None:
     client = browser(create_app(runs, move_seconds=0.5))
     view = client.post("/api/play", json={"opponent": "mcts:simulations=100000000"}).json()

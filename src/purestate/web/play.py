@@ -23,7 +23,7 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table, load_table_agent
-from purestate.web.budget import Budget
+from purestate.web.budget import Budget, require_quick_solve
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import inside
 
@@ -67,7 +67,9 @@ def opponent_of(
     clock = budget.clock()
 
     def clocked(text: str) -> Any:
-        return budget.bot(agent(text), clock)
+        bot = budget.bot(agent(text), clock)
+        require_quick_solve(bot, game)
+        return bot
 
     if len(spec) > MAX_SPEC:
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
