@@ -271,6 +271,15 @@ SEARCHES = (
         },
         None,
     ),
+    (
+        # 100 rollouts of a 24x24 board took longer than the budget before the root had a child
+        {
+            "game": "openspiel:gomoku:size=24",
+            "opponent": "openspiel_mcts:simulations=100000000,rollouts=100",
+            "seat": 1,
+        },
+        None,
+    ),
 )
 
 
@@ -345,6 +354,25 @@ def test_web_specs_are_capped(runs: Path) -> None:
     assert view["opponent"] == "mcts:simulations=1000000"
     view = client.post("/api/play", json={"opponent": "alphabeta:depth=5000,nodes=0"}).json()
     assert view["opponent"] == "alphabeta:depth=1000,nodes=0"
+
+
+def test_a_bot_that_breaks_takes_the_persons_move_back(runs: Path) -> None:
+    from purestate.core.registry import make_spec
+    from purestate.web.errors import WebError
+    from purestate.web.play import Session
+
+    class Breaking:
+        spec = "breaking"
+
+        def act(self, game: Any, table: Any, state: Any, key: Any) -> Any:
+            raise ValueError("max() arg is an empty\nsequence")
+
+    game = make_spec("tictactoe")
+    session = Session(game, "tictactoe", Breaking(), None, 0, 1)
+    with pytest.raises(WebError, match=r"could not move: max\(\) arg is an empty sequence$"):
+        session.person_moves("1")
+    assert session.moves == [] and session.states == [game.initial()]
+    assert session.view("x")["your_turn"]
 
 
 LONG = {
