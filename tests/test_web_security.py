@@ -28,7 +28,7 @@ from purestate.cli import app as cli_app
 from purestate.web.app import create_app
 from purestate.web.budget import Budget, Stopped
 from purestate.web.lab import MAX_LABS
-from purestate.web.owners import IDLE_SECONDS, Busy, Owned
+from purestate.web.owners import IDLE_SECONDS, UNCLAIMED_SECONDS, Busy, Owned
 from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS
 
 LOCAL = "http://127.0.0.1"
@@ -240,6 +240,30 @@ def test_idle_things_make_room_and_in_use_ones_do_not() -> None:
     with pytest.raises(Busy):
         store.add("y", "carol")
     assert MAX_SESSIONS >= MAX_GAMES_EACH
+
+
+def test_things_nobody_came_back_for_make_room_after_a_minute() -> None:
+    # a client without a cookie jar is a new owner with every request: its games, never asked
+    # for again, must not keep a real browser out for an hour
+    now = [0.0]
+    store: Owned[str] = Owned(3, 2, "game", now=lambda: now[0])
+    kept = store.add("kept", "alice")
+    store.get(kept, "alice")  # alice came back with her cookie
+    store.add("second", "bob")
+    store.add("third", "bob")  # bob made another with his cookie: both his are claimed
+    with pytest.raises(Busy):
+        store.add("x", "carol")
+    store2: Owned[str] = Owned(2, 2, "game", now=lambda: now[0])
+    for i in range(2):
+        store2.add(f"cookie-less {i}", f"nobody {i}")
+    with pytest.raises(Busy):
+        store2.add("browser's", "browser")
+    now[0] = UNCLAIMED_SECONDS + 1
+    mine = store2.add("browser's", "browser")  # an unclaimed one made room
+    assert store2.get(mine, "browser") == "browser's"
+    with pytest.raises(Busy):
+        store.add("x", "carol")  # claimed things stay until IDLE_SECONDS
+    assert store.get(kept, "alice") == "kept"
 
 
 SEARCHES = (
