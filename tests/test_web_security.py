@@ -483,6 +483,17 @@ def test_budget_run_abandons_the_work_when_the_client_goes() -> None:
         clock()
 
 
+@pytest.mark.parametrize("name", [".", "./", "./."])
+def test_a_lab_is_never_saved_into_the_runs_folder_itself(tmp_path: Path, name: str) -> None:
+    client = browser(create_app(tmp_path, move_seconds=0.5))
+    lab = client.post("/api/menace", json={"opponent": "random", "games": 5}).json()
+    client.post(f"/api/menace/{lab['id']}/step", json={"games": 5})
+    answer = client.post(f"/api/menace/{lab['id']}/save", json={"name": name})
+    assert answer.status_code == 400, answer.text
+    assert "name a new folder inside the runs folder" in answer.json()["error"]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_no_run_is_read_through_a_symlink(runs: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

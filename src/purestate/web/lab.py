@@ -349,6 +349,8 @@ class Lab:
                 "(purestate selfplay could not continue it)"
             )
         folder = inside(root, name)
+        if folder == root.resolve():  # "." or "./": the runs folder itself is no run folder
+            raise WebError(f"{name[:80]!r}: name a new folder inside the runs folder")
         with self.lock:
             if not self.played:
                 raise WebError("no games played yet: nothing to save")
