@@ -114,7 +114,8 @@ def server(runs: Path) -> Iterator[Server]:
 def test_a_host_header_naming_another_site_is_refused(server: Server) -> None:
     port = server.port
     for host in ("evil.example.com", f"evil.example.com:{port}", "127.0.0.1.evil.example.com",
-                 "", "localhost.", f"[::2]:{port}"):  # fmt: skip
+                 "", "localhost.", f"[::2]:{port}", "[::1]junk", f"[::1]junk:{port}",
+                 "[::1]:", "[::1]:80x", "[::1].evil.example.com"):  # fmt: skip
         status, answer, _ = server.request("GET", "/api/games", headers={"Host": host})
         assert status == 421, host
         assert "answers only to" in answer["error"]
