@@ -495,6 +495,23 @@ def test_a_lab_is_never_saved_into_the_runs_folder_itself(tmp_path: Path, name: 
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_runs_listing_reads_no_huge_log_whole(tmp_path: Path) -> None:
+    from purestate.web import runs as listing
+
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "games.jsonl").write_bytes(b"x" * (3 << 20))  # no newline at all
+    (tmp_path / "long").mkdir()
+    (tmp_path / "long" / "games.jsonl").write_bytes(b"{}\n" * ((listing.COUNT_BYTES // 3) + 10))
+    (tmp_path / "short").mkdir()
+    (tmp_path / "short" / "games.jsonl").write_bytes(b"{}\n\n{}\n")
+    client = browser(create_app(tmp_path))
+    found = {r["name"]: r for r in client.get("/api/runs").json()["runs"]}
+    assert (found["junk"]["games"], found["junk"]["counted"]) == (0, False)
+    assert (found["long"]["games"], found["long"]["counted"]) == (listing.COUNT_BYTES // 3, False)
+    assert (found["short"]["games"], found["short"]["counted"]) == (2, True)
+    assert f"<td>{listing.COUNT_BYTES // 3}+</td>" in client.get("/runs").text
+
+
 def test_no_run_is_read_through_a_symlink(runs: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
