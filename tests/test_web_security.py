@@ -462,6 +462,27 @@ def test_the_server_ends_on_a_signal_while_searching(runs: Path, sig: int) -> No
     assert answers and answers[0] in (0, 503)
 
 
+def test_the_server_ends_quietly_while_a_lab_trains_on_its_stream(runs: Path) -> None:
+    srv = Server(runs)
+    me = {"Cookie": "purestate_browser=" + "w" * 24}
+    lab_setup = {"opponent": "mcts:simulations=2000", "games": 100000}
+    _, lab, _ = srv.request("POST", "/api/menace", lab_setup, me)
+    with socket.create_connection(("127.0.0.1", srv.port)) as stream:
+        stream.sendall(
+            f"GET /api/menace/{lab['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Cookie: {me['Cookie']}\r\n\r\n".encode()
+        )
+        srv.request("POST", f"/api/menace/{lab['id']}/control", {"running": True}, me)
+        busy = srv.cpu()
+        deadline = time.monotonic() + WAIT
+        while srv.cpu() - busy < 1.0:  # the lab is training
+            assert time.monotonic() < deadline, "the lab never trained"
+            time.sleep(0.2)
+        _, err = srv.stop()
+    assert "Traceback" not in err and "Error" not in err, err
+    assert srv.proc.returncode == 0, err
+
+
 def test_budget_run_abandons_the_work_when_the_client_goes() -> None:
     import asyncio
 
