@@ -28,7 +28,7 @@ from purestate.cli import app as cli_app
 from purestate.web.app import create_app
 from purestate.web.budget import Budget, Stopped
 from purestate.web.lab import MAX_LABS
-from purestate.web.owners import IDLE_SECONDS, Busy, Owned
+from purestate.web.owners import IDLE_SECONDS, UNCLAIMED_SECONDS, Busy, Owned
 from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS
 
 LOCAL = "http://127.0.0.1"
@@ -114,7 +114,8 @@ def server(runs: Path) -> Iterator[Server]:
 def test_a_host_header_naming_another_site_is_refused(server: Server) -> None:
     port = server.port
     for host in ("evil.example.com", f"evil.example.com:{port}", "127.0.0.1.evil.example.com",
-                 "", "localhost.", f"[::2]:{port}"):  # fmt: skip
+                 "", "localhost.", f"[::2]:{port}", "[::1]junk", f"[::1]junk:{port}",
+                 "[::1]:", "[::1]:80x", "[::1].evil.example.com"):  # fmt: skip
         status, answer, _ = server.request("GET", "/api/games", headers={"Host": host})
         assert status == 421, host
         assert "answers only to" in answer["error"]
@@ -242,6 +243,30 @@ def test_idle_things_make_room_and_in_use_ones_do_not() -> None:
     assert MAX_SESSIONS >= MAX_GAMES_EACH
 
 
+def test_things_nobody_came_back_for_make_room_after_a_minute() -> None:
+    # a client without a cookie jar is a new owner with every request: its games, never asked
+    # for again, must not keep a real browser out for an hour
+    now = [0.0]
+    store: Owned[str] = Owned(3, 2, "game", now=lambda: now[0])
+    kept = store.add("kept", "alice")
+    store.get(kept, "alice")  # alice came back with her cookie
+    store.add("second", "bob")
+    store.add("third", "bob")  # bob made another with his cookie: both his are claimed
+    with pytest.raises(Busy):
+        store.add("x", "carol")
+    store2: Owned[str] = Owned(2, 2, "game", now=lambda: now[0])
+    for i in range(2):
+        store2.add(f"cookie-less {i}", f"nobody {i}")
+    with pytest.raises(Busy):
+        store2.add("browser's", "browser")
+    now[0] = UNCLAIMED_SECONDS + 1
+    mine = store2.add("browser's", "browser")  # an unclaimed one made room
+    assert store2.get(mine, "browser") == "browser's"
+    with pytest.raises(Busy):
+        store.add("x", "carol")  # claimed things stay until IDLE_SECONDS
+    assert store.get(kept, "alice") == "kept"
+
+
 SEARCHES = (
     ({"game": "tictactoe", "opponent": "mcts:simulations=100000000", "seat": 1}, None),
     ({"game": "tictactoe", "opponent": "alphabeta:depth=50,nodes=0", "seat": 1}, None),
@@ -267,6 +292,15 @@ SEARCHES = (
         {
             "game": "openspiel:connect_four",
             "opponent": "openspiel_mcts:simulations=100000000",
+            "seat": 1,
+        },
+        None,
+    ),
+    (
+        # 100 rollouts of a 24x24 board took longer than the budget before the root had a child
+        {
+            "game": "openspiel:gomoku:size=24",
+            "opponent": "openspiel_mcts:simulations=100000000,rollouts=100",
             "seat": 1,
         },
         None,
@@ -301,12 +335,69 @@ def test_a_lab_step_answers_within_the_budget(server: Server) -> None:
     assert 1 <= update["games"] < 5000  # the step ended on its budget, with a game played
 
 
+@pytest.mark.parametrize("opponent", ["perfect", "solver:tiebreak=first"])
+def test_a_whole_game_solve_too_large_for_the_budget_is_refused(
+    server: Server, opponent: str
+) -> None:
+    # solving 2x5 dots and boxes takes the better part of a minute and 0.9 GB, and never looks at
+    # the clock: a page may not start it
+    me = {"Cookie": "purestate_browser=" + "s" * 24}
+    setup = {"game": "dots_and_boxes:rows=2,cols=5", "opponent": opponent, "seat": 1}
+    status, answer, _ = server.request("POST", "/api/play", setup, me)
+    assert status == 400, answer
+    assert "in the browser needs the whole game solved" in answer["error"], answer
+    assert "limit 2^22" in answer["error"] and "\n" not in answer["error"]
+    status, answer, _ = server.request("POST", "/api/menace", {**setup, "games": 1}, me)
+    assert status == 400, answer
+    assert "in the browser needs the whole game solved" in answer["error"], answer
+    # within the bound the perfect player still plays (2x4 dots, tic-tac-toe)
+    for game in ("dots_and_boxes:rows=2,cols=4", "tictactoe"):
+        status, view, _ = server.request("POST", "/api/play", {**setup, "game": game}, me)
+        assert status == 200, view
+        assert view["bot_moves"], view
+
+
+def test_uvicorn_is_quiet_about_requests_cut_by_the_server_stopping() -> None:
+    import asyncio
+    import logging
+
+    from purestate.cli.serve import quiet_cancellation
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        info = (type(exc), exc, None)
+        return logging.LogRecord(
+            "uvicorn.error", logging.ERROR, __file__, 1, "Exception in ASGI app", None, info
+        )
+
+    assert not quiet_cancellation(record(asyncio.CancelledError()))
+    assert quiet_cancellation(record(ValueError("a real error")))
+
+
 def test_web_specs_are_capped(runs: Path) -> None:
     client = browser(create_app(runs, move_seconds=0.5))
     view = client.post("/api/play", json={"opponent": "mcts:simulations=100000000"}).json()
     assert view["opponent"] == "mcts:simulations=1000000"
     view = client.post("/api/play", json={"opponent": "alphabeta:depth=5000,nodes=0"}).json()
     assert view["opponent"] == "alphabeta:depth=1000,nodes=0"
+
+
+def test_a_bot_that_breaks_takes_the_persons_move_back(runs: Path) -> None:
+    from purestate.core.registry import make_spec
+    from purestate.web.errors import WebError
+    from purestate.web.play import Session
+
+    class Breaking:
+        spec = "breaking"
+
+        def act(self, game: Any, table: Any, state: Any, key: Any) -> Any:
+            raise ValueError("max() arg is an empty\nsequence")
+
+    game = make_spec("tictactoe")
+    session = Session(game, "tictactoe", Breaking(), None, 0, 1)
+    with pytest.raises(WebError, match=r"could not move: max\(\) arg is an empty sequence$"):
+        session.person_moves("1")
+    assert session.moves == [] and session.states == [game.initial()]
+    assert session.view("x")["your_turn"]
 
 
 LONG = {
@@ -371,6 +462,27 @@ def test_the_server_ends_on_a_signal_while_searching(runs: Path, sig: int) -> No
     assert answers and answers[0] in (0, 503)
 
 
+def test_the_server_ends_quietly_while_a_lab_trains_on_its_stream(runs: Path) -> None:
+    srv = Server(runs)
+    me = {"Cookie": "purestate_browser=" + "w" * 24}
+    lab_setup = {"opponent": "mcts:simulations=2000", "games": 100000}
+    _, lab, _ = srv.request("POST", "/api/menace", lab_setup, me)
+    with socket.create_connection(("127.0.0.1", srv.port)) as stream:
+        stream.sendall(
+            f"GET /api/menace/{lab['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Cookie: {me['Cookie']}\r\n\r\n".encode()
+        )
+        srv.request("POST", f"/api/menace/{lab['id']}/control", {"running": True}, me)
+        busy = srv.cpu()
+        deadline = time.monotonic() + WAIT
+        while srv.cpu() - busy < 1.0:  # the lab is training
+            assert time.monotonic() < deadline, "the lab never trained"
+            time.sleep(0.2)
+        _, err = srv.stop()
+    assert "Traceback" not in err and "Error" not in err, err
+    assert srv.proc.returncode == 0, err
+
+
 def test_budget_run_abandons_the_work_when_the_client_goes() -> None:
     import asyncio
 
@@ -391,6 +503,34 @@ def test_budget_run_abandons_the_work_when_the_client_goes() -> None:
     budget.stopping.set()
     with pytest.raises(Stopped, match="stopping"):
         clock()
+
+
+@pytest.mark.parametrize("name", [".", "./", "./."])
+def test_a_lab_is_never_saved_into_the_runs_folder_itself(tmp_path: Path, name: str) -> None:
+    client = browser(create_app(tmp_path, move_seconds=0.5))
+    lab = client.post("/api/menace", json={"opponent": "random", "games": 5}).json()
+    client.post(f"/api/menace/{lab['id']}/step", json={"games": 5})
+    answer = client.post(f"/api/menace/{lab['id']}/save", json={"name": name})
+    assert answer.status_code == 400, answer.text
+    assert "name a new folder inside the runs folder" in answer.json()["error"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_runs_listing_reads_no_huge_log_whole(tmp_path: Path) -> None:
+    from purestate.web import runs as listing
+
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "games.jsonl").write_bytes(b"x" * (3 << 20))  # no newline at all
+    (tmp_path / "long").mkdir()
+    (tmp_path / "long" / "games.jsonl").write_bytes(b"{}\n" * ((listing.COUNT_BYTES // 3) + 10))
+    (tmp_path / "short").mkdir()
+    (tmp_path / "short" / "games.jsonl").write_bytes(b"{}\n\n{}\n")
+    client = browser(create_app(tmp_path))
+    found = {r["name"]: r for r in client.get("/api/runs").json()["runs"]}
+    assert (found["junk"]["games"], found["junk"]["counted"]) == (0, False)
+    assert (found["long"]["games"], found["long"]["counted"]) == (listing.COUNT_BYTES // 3, False)
+    assert (found["short"]["games"], found["short"]["counted"]) == (2, True)
+    assert f"<td>{listing.COUNT_BYTES // 3}+</td>" in client.get("/runs").text
 
 
 def test_no_run_is_read_through_a_symlink(runs: Path, tmp_path: Path) -> None:

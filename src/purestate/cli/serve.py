@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import math
 import os
 import sys
@@ -85,6 +87,7 @@ def serve_command(
         timeout_graceful_shutdown=1,
     )  # fmt: skip
     server = stopping_server(config, web.state.stop)
+    logging.getLogger("uvicorn.error").addFilter(quiet_cancellation)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     if host not in ("127.0.0.1", "::1", "localhost"):
         err_console.print(
@@ -113,6 +116,13 @@ def serve_command(
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+
+
+def quiet_cancellation(record: logging.LogRecord) -> bool:
+    """Whether to print a log record of uvicorn's: not the traceback of a request cut by the
+    server stopping (its handler cancelled past the graceful timeout), which is no error."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
 
 
 def stopping_server(config: Any, stop: Callable[[], None]) -> Any:

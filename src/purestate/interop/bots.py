@@ -120,14 +120,17 @@ def _bounded_bot(base: Any) -> Any:
 
     Every simulation starts with the tree policy (``_apply_tree_policy``), after the previous one
     was backed up, so stopping there leaves a consistent tree whose best child is a move OpenSpiel
-    itself would pick after that many simulations. At least one simulation always runs.
+    itself would pick after that many simulations. It stops only once the root has children
+    (after the second simulation at the earliest), so there is always a move to return.
     """
 
     class Bounded(base):  # type: ignore[misc]
         passed: Any = None
 
         def _apply_tree_policy(self, root: Any, state: Any) -> Any:
-            if root.explore_count and self.passed():
+            # the first simulation evaluates the root, the second expands it: before that
+            # there is no move to return
+            if root.children and self.passed():
                 raise _OutOfTime(root)
             return super()._apply_tree_policy(root, state)
 

@@ -14,12 +14,13 @@ once): by the positions the game declares, or, for a solver module that declares
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from purestate.core.game import Game
 from purestate.core.hooks import solver_size_of
 from purestate.core.memo import LruTable
-from purestate.solve.bounds import require_whole_game
+from purestate.solve.bounds import POSITION_LIMIT, require_whole_game
 
 
 @runtime_checkable
@@ -91,24 +92,30 @@ def solver_for(game: Game[Any, Any]) -> str:
     return _SOLVERS.get(game.spec.name, "purestate.solve.minimax:solve_exhaustive")
 
 
-def require_solvable(game: Game[Any, Any], who: str = "the exact solver") -> None:
+def require_solvable(
+    game: Game[Any, Any], who: str = "the exact solver", limits: Mapping[str, int] | None = None
+) -> None:
     """Refuse at once (``TooLarge``, one line naming an alternative) a game too large to solve.
 
     Args:
         game: The game.
         who: Who needs the solution, for the message (``"perfect"``).
+        limits: Tighter limits by unit (``"positions"``, a solver's ``SIZE_UNIT``), for a caller
+            that must answer quickly (the web server); a unit not given keeps this layer's limit.
     """
+    tighter = limits or {}
     module = importlib.import_module(solver_for(game).partition(":")[0])
     own_size = solver_size_of(module)
     if own_size is None:
-        require_whole_game(game, who, "the whole game tree")
+        limit = tighter.get("positions", POSITION_LIMIT)
+        require_whole_game(game, who, "the whole game tree", limit=limit)
         return
     require_whole_game(
         game,
         who,
         "the whole game solved",
         size=own_size(game),
-        limit=module.SIZE_LIMIT,
+        limit=tighter.get(module.SIZE_UNIT, module.SIZE_LIMIT),
         unit=module.SIZE_UNIT,
     )
 

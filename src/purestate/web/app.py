@@ -38,7 +38,7 @@ from purestate.core.registry import agents, games, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
-from purestate.web.budget import MOVE_SECONDS, Budget
+from purestate.web.budget import MOVE_SECONDS, Budget, Stopped
 from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
 from purestate.web.guard import Guard, allowed_hosts, browser_of
 from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, lab_store, new_lab
@@ -177,7 +177,10 @@ async def _lab_events(request: Request, lab: Lab, budget: Budget) -> AsyncIterat
                 continue
             n, speed = lab.step_size(), lab.speed
             started = time.perf_counter()
-            update = await budget.run(None, lab.advance, n)
+            try:
+                update = await budget.run(None, lab.advance, n)
+            except Stopped:
+                return  # the server is stopping: the stream ends (its answer has begun)
             took = time.perf_counter() - started
             if speed == 0:
                 lab.timed(n, took)

@@ -21,7 +21,11 @@ import attrs
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from purestate.agents.perfect import Perfect
 from purestate.agents.timing import with_clock
+from purestate.core.game import Game
+from purestate.solve import memoised, require_solvable
+from purestate.solve.bounds import TooLarge
 from purestate.web.errors import WebError
 
 MOVE_SECONDS = 3.0
@@ -34,12 +38,25 @@ CAPS: dict[str, dict[str, int]] = {
     "alphabeta": {"depth": 1_000, "nodes": 10_000_000},
     # the 2019 bot expands its tree to depth × width before it first reads the clock
     "xtreme2019": {"simulations": 1_000_000, "depth": 3, "width": 19},
-    # a rollout runs between two looks at the clock
-    "openspiel_mcts": {"simulations": 1_000_000, "rollouts": 100},
+    # a simulation's rollouts run between two looks at the clock, and two simulations run before
+    # the first move is known: one random game of 64x64 gomoku takes 0.3 s, so 4 rollouts keep
+    # its first move within the default budget (2.7 s measured)
+    "openspiel_mcts": {"simulations": 1_000_000, "rollouts": 4},
 }
 """The largest search options a page may give, by agent: larger ones are lowered to these (the
 page shows the spec it plays). The time limit is what bounds a move; the caps keep a single
 simulation, expansion or iteration from running past it."""
+SOLVE_LIMITS: dict[str, int] = {
+    # generic minimax: tic-tac-toe's 5,478 positions take 0.1 s, so 10^5 about 2 s
+    "positions": 10**5,
+    # dots and boxes' table: 2^22 (2x4 boxes) takes 1 s; 3x3 (2^24) about 5 s, 2x5 a minute
+    "line sets": 1 << 22,
+}
+"""The largest whole game a solving bot (``perfect``, ``solver``) may solve for a page, by what
+the solve layer counts (``solve.require_solvable``); a unit not listed keeps the solve layer's own
+limit (connect four: 20 empty cells, under a second). Solving never looks at the clock, so only
+this bound keeps it within about the move budget; a larger game is refused in one line unless its
+solution is already in the server's memory."""
 POLL = 0.25
 """Seconds between two looks at whether the client that asked for a search is still there."""
 
@@ -122,6 +139,17 @@ class Budget:
         finally:
             # a cancelled handler (the server shutting down) abandons the work too
             cancel.set()
+
+
+def require_quick_solve(agent: Any, game: Game[Any, Any]) -> None:
+    """Refuse (``WebError``, one line) a solving bot whose game is larger than ``SOLVE_LIMITS``
+    and not solved yet: its first move would take minutes and gigabytes, past every budget."""
+    if not isinstance(agent, Perfect) or memoised(game) is not None:
+        return
+    try:
+        require_solvable(game, f"{agent.name} in the browser", SOLVE_LIMITS)
+    except TooLarge as e:
+        raise WebError(str(e)) from None
 
 
 def capped(agent: Any) -> Any:

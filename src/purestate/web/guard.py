@@ -39,11 +39,16 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 def host_name(value: str) -> str:
     """The name part of a ``Host`` header or an origin's host: lower case, without the port
-    (``[::1]:8000`` gives ``[::1]``)."""
+    (``[::1]:8000`` gives ``[::1]``; anything else after the bracket keeps the whole value, which
+    then matches no allowed name)."""
     value = value.strip().lower()
     if value.startswith("["):
         end = value.find("]")
-        return value[: end + 1] if end > 0 else value
+        rest = value[end + 1 :]
+        # after the bracket only a port may follow: "[::1]junk" names no host of this server
+        if end > 0 and (not rest or (rest[0] == ":" and rest[1:].isdigit())):
+            return value[: end + 1]
+        return value
     name, _, port = value.rpartition(":")
     return name if name and port.isdigit() else value
 

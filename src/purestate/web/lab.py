@@ -39,7 +39,7 @@ from purestate.io.files import FileFormatError, write_json
 from purestate.io.records import GAMES_FILE, record_line
 from purestate.io.runs import run_folder
 from purestate.io.selfplay import RUN_FILES, manifest, save_checkpoint, write_summary
-from purestate.web.budget import LAB_SHARE, Budget
+from purestate.web.budget import LAB_SHARE, Budget, require_quick_solve
 from purestate.web.charts import curve_svg
 from purestate.web.errors import WebError
 from purestate.web.owners import Owned
@@ -113,9 +113,10 @@ class Lab:
         # seat so that the run's agents, seats and tables are the library's
         self.run = Selfplay(game_spec, menace, "random" if self.person else opponent, seat, seed)
         try:
-            learner, _ = self.run.agents()
+            learner, rival = self.run.agents()
             if not isinstance(learner, Menace):
                 raise WebError(f"{menace!r} is not MENACE")
+            require_quick_solve(rival, self.game)
             self.run.check(self.game)
             self.tables: tuple[Any, Any] = self.run.initial_tables(self.game)
             clock = budget.clock(LAB_SHARE)
@@ -348,6 +349,8 @@ class Lab:
                 "(purestate selfplay could not continue it)"
             )
         folder = inside(root, name)
+        if folder == root.resolve():  # "." or "./": the runs folder itself is no run folder
+            raise WebError(f"{name[:80]!r}: name a new folder inside the runs folder")
         with self.lock:
             if not self.played:
                 raise WebError("no games played yet: nothing to save")

@@ -5,7 +5,9 @@ Another browser (or a page of another site, which the cookie is never sent with)
 nor move nor stop what a browser owns: asking for it answers 404, as for an id that never was.
 Within the bounds a browser's oldest goes first; when the server is full of other browsers'
 things, a newcomer gets 429 and nobody loses anything, except things nobody has touched for
-``IDLE_SECONDS``, which may make room.
+``IDLE_SECONDS``, which may make room, and things whose browser never came back for them
+(``UNCLAIMED_SECONDS``): a client that keeps no cookie (a script without a cookie jar) gets a new
+owner with every request, so without this its things would hold the server for an hour.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from purestate.web.errors import NotFound, WebError
 
 IDLE_SECONDS = 3600.0
 """Things untouched for this long may be forgotten to make room for another browser's."""
+UNCLAIMED_SECONDS = 60.0
+"""Things their browser never came back for (no later request with its cookie asked for them or
+made another thing) may be forgotten after this long to make room for another browser's."""
 
 T = TypeVar("T")
 
@@ -53,17 +58,18 @@ class Owned(Generic[T]):
     ) -> None:
         self.total, self.each, self.what = total, each, what
         self._gone, self._busy, self._now = gone, busy, now
-        self._items: OrderedDict[str, tuple[str, T, float]] = OrderedDict()
+        # id -> (owner, thing, last touched, whether its owner came back since making it)
+        self._items: OrderedDict[str, tuple[str, T, float, bool]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._items)
 
     def _drop(self, item_id: str) -> None:
-        _, item, _ = self._items.pop(item_id)
+        _, item, _, _ = self._items.pop(item_id)
         self._gone(item)
 
     def _oldest_of(self, owner: str) -> str | None:
-        return next((k for k, (o, _, _) in self._items.items() if o == owner), None)
+        return next((k for k, (o, *_) in self._items.items() if o == owner), None)
 
     def add(self, item: T, owner: str) -> str:
         """Keep ``item`` for ``owner``; its id.
@@ -71,14 +77,19 @@ class Owned(Generic[T]):
         Raises:
             Busy: the server is full of other browsers' things, none of them idle.
         """
-        while sum(o == owner for o, _, _ in self._items.values()) >= self.each:
+        returning = self._oldest_of(owner) is not None  # the cookie came back with this request
+        if returning:
+            for k, (o, it, t, _) in self._items.items():
+                if o == owner:
+                    self._items[k] = (o, it, t, True)
+        while sum(o == owner for o, *_ in self._items.values()) >= self.each:
             oldest = self._oldest_of(owner)
             assert oldest is not None
             self._drop(oldest)
         if len(self._items) >= self.total:
             self._drop(self._room_for(owner))
         item_id = secrets.token_urlsafe(12)
-        self._items[item_id] = (owner, item, self._now())
+        self._items[item_id] = (owner, item, self._now(), returning)
         return item_id
 
     def room(self, owner: str) -> None:
@@ -92,10 +103,19 @@ class Owned(Generic[T]):
 
     def _room_for(self, owner: str) -> str:
         """The id to forget for ``owner``'s new thing on a full server: the owner's oldest, else
-        a thing idle for ``IDLE_SECONDS`` and not in use."""
-        idle = self._now() - IDLE_SECONDS
+        a thing not in use and idle for ``IDLE_SECONDS``, or unclaimed for ``UNCLAIMED_SECONDS``."""
+        now = self._now()
+
+        def forgettable(touched: float, claimed: bool) -> bool:
+            return touched < now - (IDLE_SECONDS if claimed else UNCLAIMED_SECONDS)
+
         found = self._oldest_of(owner) or next(
-            (k for k, (_, it, t) in self._items.items() if t < idle and not self._busy(it)), None
+            (
+                k
+                for k, (_, it, t, claimed) in self._items.items()
+                if forgettable(t, claimed) and not self._busy(it)
+            ),
+            None,
         )
         if found is None:
             raise Busy(
@@ -116,10 +136,10 @@ class Owned(Generic[T]):
                 f"no such {self.what} in this browser (the server forgets old {self.what}s): "
                 "start a new one"
             )
-        self._items[item_id] = (owner, found[1], self._now())
+        self._items[item_id] = (owner, found[1], self._now(), True)
         self._items.move_to_end(item_id)
         return found[1]
 
     def all(self) -> list[T]:
         """Everything kept (to stop it when the server stops)."""
-        return [item for _, item, _ in self._items.values()]
+        return [item for _, item, *_ in self._items.values()]

@@ -96,11 +96,16 @@ def play(spec: str, opponents: list[str]) -> str:
     return page(f"play {spec}", body, "play.js", {"game": spec})
 
 
+def games_shown(run: dict[str, Any]) -> str:
+    """A listed run's number of games: ``N+`` when the listing stopped counting (a huge log)."""
+    return f"{run['games']}{'' if run.get('counted', True) else '+'}"
+
+
 def runs_list(runs: list[dict[str, Any]]) -> str:
     """The runs folder's runs: name, kind, number of games."""
     rows = "".join(
         f'<tr><td><a href="{run_href(r["name"])}">{escape(r["name"])}</a></td>'
-        f"<td>{escape(r['kind'])}</td><td>{r['games']}</td></tr>"
+        f"<td>{escape(r['kind'])}</td><td>{games_shown(r)}</td></tr>"
         for r in runs
     )
     table = (
@@ -161,7 +166,7 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
     if view["runs"]:
         links = "".join(
             f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> '
-            f"({escape(r['kind'])}, {r['games']} games)</li>"
+            f"({escape(r['kind'])}, {games_shown(r)} games)</li>"
             for r in view["runs"]
         )
         parts.append(f'<h2>Runs inside ({len(view["runs"])})</h2><ul class="runs">{links}</ul>')
@@ -283,8 +288,8 @@ def tron_page(runs: list[dict[str, Any]], maps: Sequence[tuple[str, str]]) -> st
         )
         more = " …" if r["games"] > MAX_WATCH else ""
         rows.append(
-            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> ({r["games"]} games): '
-            f"watch game {watch}{more}</li>"
+            f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> '
+            f"({games_shown(r)} games): watch game {watch}{more}</li>"
         )
     matches = (
         f'<ul class="runs">{"".join(rows)}</ul>'

@@ -23,7 +23,7 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
 from purestate.io.tables import load_table, load_table_agent
-from purestate.web.budget import Budget
+from purestate.web.budget import Budget, require_quick_solve
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import inside
 
@@ -67,7 +67,9 @@ def opponent_of(
     clock = budget.clock()
 
     def clocked(text: str) -> Any:
-        return budget.bot(agent(text), clock)
+        bot = budget.bot(agent(text), clock)
+        require_quick_solve(bot, game)
+        return bot
 
     if len(spec) > MAX_SPEC:
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
@@ -130,6 +132,13 @@ class Session:
         observe = observation_of(game)
         try:
             self._bot_turns(observe)
+        except WebError:
+            raise
+        except Exception as e:
+            # a bot that breaks (an error inside a library's search) is its game's trouble, not
+            # the server's: one line for the page
+            why = " ".join(str(e).split()) or type(e).__name__
+            raise WebError(f"{self.bot.spec} could not move: {why}") from e
         finally:
             self._announce()
 
@@ -168,7 +177,8 @@ class Session:
         """The person's move, typed or clicked as the game's move text; then the bot answers.
 
         Raises:
-            WebError: the game's own message for a move it cannot parse or that is illegal.
+            WebError: the game's own message for a move it cannot parse or that is illegal, or
+                the bot could not answer (the person's move is then taken back).
         """
         if self.over():
             raise WebError("the game is over: start a new game")
@@ -184,8 +194,9 @@ class Session:
         self._apply(self.person, move)
         try:
             self.bot_moves()
-        except WebError:
-            # the bot could not answer: take the move back, so the game is as it was
+        except BaseException:
+            # the bot could not answer (or was stopped): take the move back, so the game is as
+            # it was
             del self.states[before + 1 :], self.moves[before:], self.movers[before:]
             self.shown, self.last_bot = shown, announced
             raise

@@ -20,7 +20,7 @@ from purestate.core.record import Record, RecordError, replay_record
 from purestate.core.registry import make_spec
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError, read_json
-from purestate.io.records import GAMES_FILE, read_records
+from purestate.io.records import GAMES_FILE, log_lines, read_records
 from purestate.web.errors import NotFound, WebError
 
 MAX_NAME = 400
@@ -33,6 +33,10 @@ MAX_RUNS = 500
 SUMMARY_FILES = ("run.json", "summary.json", "standings.json", "sweep.json", "aggregate.json")
 """The JSON files a run folder may hold that describe it, in the order they are shown."""
 MARKERS = (GAMES_FILE, *SUMMARY_FILES)
+COUNT_BYTES = 16 << 20
+"""The most of a games log the runs listing reads to count its games (16 MiB, tens of
+thousands of games): the listing answers every visit to the home page, even a cross-site image's,
+so it stays cheap whatever a log holds; past this its count is a lower bound (``counted`` false)."""
 CURVE_BLOCK = 10
 """Games per bar of the W/D/L chart on a run's page (the library's ``blocks``)."""
 
@@ -127,7 +131,10 @@ def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
                 continue
             if any((child / m).is_file() for m in MARKERS):
                 name = child.relative_to(base).as_posix()
-                found.append({"name": name, "kind": _kind(child), "games": _count(child)})
+                games, counted = _count(child)
+                found.append(
+                    {"name": name, "kind": _kind(child), "games": games, "counted": counted}
+                )
             if depth < MAX_DEPTH:
                 walk(child, depth + 1)
 
@@ -135,13 +142,23 @@ def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
     return found
 
 
-def _count(folder: Path) -> int:
-    """The number of non-empty lines of a run's games log (0 without one)."""
+def _count(folder: Path) -> tuple[int, bool]:
+    """The number of non-empty lines of a run's games log (0 without one), and whether that is
+    all of them: counting stops after ``COUNT_BYTES`` and at a line too long to be a record."""
     games = folder / GAMES_FILE
     if not games.is_file():
-        return 0
-    with games.open("rb") as f:
-        return sum(1 for line in f if line.strip())
+        return 0, True
+    n = read = 0
+    try:
+        with games.open("rb") as f:
+            for line in log_lines(f, games):
+                read += len(line)
+                if read > COUNT_BYTES:
+                    return n, False
+                n += bool(line.strip())
+    except (OSError, FileFormatError):
+        return n, False
+    return n, True
 
 
 def run_folder(root: Path, name: str) -> Path:
