@@ -425,3 +425,41 @@ def test_replay_of_an_endless_file_is_one_line_in_bounded_memory() -> None:
     )
     assert done.returncode == 2, done.stderr
     assert "/dev/zero, line 1: longer than" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- review of issue 20: nesting, sizes, pipes and links outside run folders, summaries --------
+
+
+def _nest(folder: Path, levels: int) -> list[Path]:
+    made = [folder / "a"]
+    for _ in range(levels - 1):
+        made.append(made[-1] / "a")
+    for p in made:  # one at a time: mkdir(parents=True) recurses as deep as the folders go
+        p.mkdir()
+    return made
+
+
+def _unnest(made: list[Path]) -> None:
+    for p in reversed(made):  # rmtree would recurse as deep as the folders go
+        p.rmdir()
+
+
+def test_a_deeply_nested_folder_is_refused_in_one_line(
+    run: Path, sweep_run: tuple[Path, Path]
+) -> None:
+    sweep, _ = sweep_run
+    for folder, command in ((run, resume), (sweep, lambda f: invoke(*SWEEP, "--resume", str(f)))):
+        made = _nest(folder, 1100)
+        try:
+            line = one_line_error(command(folder))
+            assert f"{made[8]} is nested 9 folders deep in {folder}" in line
+            assert "at most 8 levels" in line
+        finally:
+            _unnest(made)
+    made = _nest(run, 8)  # as deep as allowed: looked at, not refused
+    try:
+        assert "holds files purestate did not write (a)" in one_line_error(
+            invoke(*SELFPLAY, "--out", str(run), "--force")
+        )
+    finally:
+        _unnest(made)
