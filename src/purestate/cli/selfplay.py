@@ -139,7 +139,7 @@ class Restored:
 def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int) -> Any:
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
     ``seat`` (None: a table both seats share)."""
-    loaded = load_table(path, game, who)
+    loaded = load_table(path, game, who, follow=False)  # the run folder's own table
     try:
         saved_by = agent(loaded.agent).spec
     except SpecError:
