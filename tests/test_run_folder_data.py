@@ -546,3 +546,31 @@ def test_a_link_in_a_folder_is_never_followed_a_link_the_user_names_is(
     table.symlink_to(run / "table.json")
     r = invoke("evaluate", "--table", str(table), "--games", "2", "--json")
     assert r.exit_code == 0, r.output
+
+
+def _forge(summary: dict[str, object], games: int) -> dict[str, object]:
+    """A summary whose counts add up, overall and per block, to ``games`` wins."""
+    blocks = summary["blocks"]
+    assert isinstance(blocks, list)
+    won = [min(10, games - 10 * i) for i in range(-(-games // 10))]
+    forged_blocks = [{**blocks[0], "wins": w, "draws": 0, "losses": 0} for w in won]
+    return {**summary, "games": games, "wins": games, "draws": 0, "losses": 0,
+            "blocks": forged_blocks}  # fmt: skip
+
+
+@pytest.mark.parametrize("games", [1, 30])
+def test_a_forged_summary_is_not_kept_as_a_complete_run(
+    saved_sweep: Path, tmp_path: Path, games: int
+) -> None:
+    sweep = tmp_path / "sweep"
+    shutil.copytree(saved_sweep, sweep)
+    path = next((sweep / "runs").glob("*/seed-0")) / "summary.json"
+    path.write_text(json.dumps(_forge(json.loads(path.read_text()), games)))
+    line = one_line_error(invoke(*SWEEP, "--resume", str(sweep), "--json"))
+    assert f"{path} is not" in line and "summary" in line
+    path.unlink()  # as the message says: the summary is written again from the checkpoint
+    r = invoke(*SWEEP, "--resume", str(sweep), "--json")
+    assert r.exit_code == 0, r.output
+    assert (saved_sweep / path.relative_to(sweep)).read_bytes() == path.read_bytes()
+    r = invoke(*SWEEP, "--resume", str(sweep), "--json")  # the genuine summary is kept
+    assert r.exit_code == 0 and json.loads(r.output)["resumed_complete"] == 1, r.output
