@@ -17,6 +17,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from purestate.cli import app
+from purestate.io.files import FileFormatError
+from purestate.io.records import append_records, read_records
 
 runner = CliRunner()
 
@@ -574,3 +576,25 @@ def test_a_forged_summary_is_not_kept_as_a_complete_run(
     assert (saved_sweep / path.relative_to(sweep)).read_bytes() == path.read_bytes()
     r = invoke(*SWEEP, "--resume", str(sweep), "--json")  # the genuine summary is kept
     assert r.exit_code == 0 and json.loads(r.output)["resumed_complete"] == 1, r.output
+
+
+def test_the_log_is_appended_to_only_when_it_is_the_folders_own(
+    run: Path, tmp_path: Path, outside: Path
+) -> None:
+    records = read_records(run)
+    folder = tmp_path / "new"
+    folder.mkdir()
+    append_records(folder, records[:2])
+    append_records(folder, records[2:3])
+    assert read_records(folder) == records[:3]
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "games.jsonl").symlink_to(outside)
+    with pytest.raises(FileFormatError, match="is a symbolic link"):
+        append_records(linked, records[:1])
+    assert outside.read_bytes() == PRECIOUS
+    piped = tmp_path / "piped"
+    piped.mkdir()
+    os.mkfifo(piped / "games.jsonl")
+    with pytest.raises(OSError):  # no reader: opening a pipe to write fails at once
+        append_records(piped, records[:1])

@@ -58,8 +58,8 @@ from purestate.experiments.sweep import (
     summary_problem,
 )
 from purestate.io import plots
-from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
-from purestate.io.records import record_line
+from purestate.io.files import FileFormatError, read_json, write_atomic, write_json
+from purestate.io.records import append_records
 from purestate.io.runs import CHECKPOINT, clean_temporaries, entries, run_folder
 from purestate.io.selfplay import save_checkpoint
 
@@ -84,10 +84,7 @@ def _write_chunk(out: Path, res: ChunkResult) -> None:
     run = res.run
     d = _run_dir(out, run)
     d.mkdir(parents=True, exist_ok=True)
-    with (d / "games.jsonl").open("a", encoding="utf-8") as log:
-        for g in res.logs:
-            log.write(record_line(g.record(run)))
-        sync(log)
+    append_records(d, (g.record(run) for g in res.logs))
     played = res.start + len(res.outcomes)
     save_checkpoint(d, run, run.make_game(), res.tables, played, played if res.refused else None)
 
@@ -140,7 +137,7 @@ def _check_kept(out: Path, run: Selfplay, games: int, block: int) -> None:
 def _read_summary(out: Path, run: Selfplay, games: int, block: int) -> dict[str, Any]:
     """A run's summary.json, refused in one line naming it unless it is the run's summary."""
     path = _run_dir(out, run) / "summary.json"
-    summary = read_json(path)
+    summary = read_json(path, follow=False)
     problem = summary_problem(summary, run, games, block)
     if problem is not None:
         raise UserError(
@@ -238,7 +235,7 @@ def sweep_command(
     with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
         mpath = out / "sweep.json"
         if mode == "resume" and mpath.exists():
-            saved = read_json(mpath)
+            saved = read_json(mpath, follow=False)
             if not isinstance(saved, dict):
                 raise UserError(f"{mpath}: not a sweep (a JSON object); nothing was changed")
             if _as_today(saved) != manifest:

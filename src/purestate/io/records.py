@@ -9,13 +9,15 @@ line instead of filling the memory, and a pipe or a device (``/dev/zero``) is no
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from purestate.core.record import Record, RecordError
-from purestate.io.files import FileFormatError, open_own_file
+from purestate.io.files import FileFormatError, open_own_file, sync
 
 GAMES_FILE = "games.jsonl"
 
@@ -32,6 +34,25 @@ def record_line(record: Record) -> str:
 def records_text(records: Iterable[Record]) -> str:
     """A whole games.jsonl."""
     return "".join(record_line(r) for r in records)
+
+
+@contextlib.contextmanager
+def appending(folder: Path) -> Iterator[IO[str]]:
+    """A run folder's games.jsonl, open to append lines (``record_line``) to.
+
+    The log is the folder's own: it is never written through a link, nor a pipe or a device
+    (``open_own``). It is synced to the disk when the block ends without an error, so that a
+    checkpoint written next can count on it.
+    """
+    with io.TextIOWrapper(open_own_file(folder / GAMES_FILE, "ab"), encoding="utf-8") as log:
+        yield log
+        sync(log)
+
+
+def append_records(folder: Path, records: Iterable[Record]) -> None:
+    """Append ``records`` to a run folder's games.jsonl and sync it (see ``appending``)."""
+    with appending(folder) as log:
+        log.writelines(record_line(r) for r in records)
 
 
 def games_file(path: Path) -> Path:
