@@ -21,7 +21,8 @@ Temporary files left by a kill are removed when the folder is next opened.
 A run folder is data, never instructions: it may come from anyone. Every name a run file gives
 (a checkpoint's ``files``) must be a plain name inside the folder (``plain_name``); nothing in the
 folder is read or written through a symbolic link, and a folder holding a link, a hard link, a
-pipe or a device is refused when it is opened (``check_contents``); the checkpoint holds a
+pipe, a device or folders nested too deep is refused when it is opened (``check_contents``); files
+are read whole only up to a size cap (``io.files.read_bytes``); the checkpoint holds a
 digest of the games log up to its game count (``log_digest``), so an edited log is refused.
 """
 
