@@ -17,6 +17,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from purestate.cli import app
+from purestate.io.files import FileFormatError
+from purestate.io.records import append_records, read_records
 
 runner = CliRunner()
 
@@ -424,4 +426,175 @@ def test_replay_of_an_endless_file_is_one_line_in_bounded_memory() -> None:
         cmd, capture_output=True, text=True, timeout=120, preexec_fn=_limit_memory
     )
     assert done.returncode == 2, done.stderr
-    assert "/dev/zero, line 1: longer than" in done.stderr and "Traceback" not in done.stderr
+    # a device is not read at all (it was read up to its first overlong line before)
+    assert "/dev/zero is not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- review of issue 20: nesting, sizes, pipes and links outside run folders, summaries --------
+
+
+def _nest(folder: Path, levels: int) -> list[Path]:
+    made = [folder / "a"]
+    for _ in range(levels - 1):
+        made.append(made[-1] / "a")
+    for p in made:  # one at a time: mkdir(parents=True) recurses as deep as the folders go
+        p.mkdir()
+    return made
+
+
+def _unnest(made: list[Path]) -> None:
+    for p in reversed(made):  # rmtree would recurse as deep as the folders go
+        p.rmdir()
+
+
+def test_a_deeply_nested_folder_is_refused_in_one_line(
+    run: Path, sweep_run: tuple[Path, Path]
+) -> None:
+    sweep, _ = sweep_run
+    for folder, command in ((run, resume), (sweep, lambda f: invoke(*SWEEP, "--resume", str(f)))):
+        made = _nest(folder, 1100)
+        try:
+            line = one_line_error(command(folder))
+            assert f"{made[8]} is nested 9 folders deep in {folder}" in line
+            assert "at most 8 levels" in line
+        finally:
+            _unnest(made)
+    made = _nest(run, 8)  # as deep as allowed: looked at, not refused
+    try:
+        assert "holds files purestate did not write (a)" in one_line_error(
+            invoke(*SELFPLAY, "--out", str(run), "--force")
+        )
+    finally:
+        _unnest(made)
+
+
+def _memory_capped() -> None:
+    limit = 1 << 30  # far more than a run needs, far less than the files below would take
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("name", ["run.json", "checkpoint.json"])
+def test_a_huge_file_in_a_run_folder_is_refused_before_it_is_read(run: Path, name: str) -> None:
+    path = run / name
+    os.truncate(path, 3 << 30)  # sparse: 3 GiB that take no room on the disk
+    cmd = [sys.executable, "-m", "purestate", "selfplay", "--resume", str(run), "--more", "5"]
+    done = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=120, preexec_fn=_memory_capped
+    )
+    assert done.returncode == 2, done.stderr
+    assert f"{path}: 3,221,225,472 bytes, larger than the" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_huge_table_or_summary_is_refused_in_one_line(
+    run: Path, sweep_run: tuple[Path, Path]
+) -> None:
+    table = run / "table.json"
+    os.truncate(table, (1 << 30) + 1)
+    line = one_line_error(invoke("evaluate", "--table", str(table), "--games", "1"))
+    assert f"{table}: 1,073,741,825 bytes, larger than the 1,073,741,824" in line
+    sweep, inner = sweep_run
+    shutil.copy(inner / "checkpoint.json", inner / "summary.json")  # any JSON: it is not read
+    os.truncate(inner / "summary.json", (64 << 20) + 1)
+    line = one_line_error(invoke(*SWEEP, "--resume", str(sweep)))
+    assert f"{inner / 'summary.json'}: 67,108,865 bytes, larger than the 67,108,864" in line
+
+
+def _table_commands(table: Path) -> list[list[str]]:
+    return [
+        ["evaluate", "--table", str(table), "--games", "1"],
+        ["play", "--table", str(table)],
+        ["analyze", "--game", "tictactoe", "--table", str(table)],
+        ["menace", "boxes", "--table", str(table)],
+    ]
+
+
+def test_a_pipe_named_as_a_table_or_a_log_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "ff" / "table.json"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    os.mkfifo(tmp_path / "games.jsonl")
+    link = tmp_path / "link.json"
+    link.symlink_to(fifo)
+    commands = [
+        *_table_commands(fifo),
+        ["evaluate", "--table", str(link), "--games", "1"],
+        ["replay", str(tmp_path)],
+        ["replay", str(tmp_path / "games.jsonl")],
+    ]
+    for args in commands:
+        cmd = [sys.executable, "-m", "purestate", *args]
+        done = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+        )
+        assert done.returncode == 2, (args, done.stderr)
+        assert "is not a regular file" in done.stderr and "Traceback" not in done.stderr, args
+
+
+def test_a_link_in_a_folder_is_never_followed_a_link_the_user_names_is(
+    run: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "lnk"
+    folder.mkdir()
+    (folder / "games.jsonl").symlink_to(run / "games.jsonl")
+    line = one_line_error(invoke("replay", str(folder), "--json"))
+    assert f"{folder / 'games.jsonl'} is a symbolic link" in line
+    named = tmp_path / "mine.jsonl"
+    named.symlink_to(run / "games.jsonl")
+    r = invoke("replay", str(named), "--index", "0", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["moves"] == log_lines(run)[0]["moves"]
+    table = tmp_path / "my-table.json"
+    table.symlink_to(run / "table.json")
+    r = invoke("evaluate", "--table", str(table), "--games", "2", "--json")
+    assert r.exit_code == 0, r.output
+
+
+def _forge(summary: dict[str, object], games: int) -> dict[str, object]:
+    """A summary whose counts add up, overall and per block, to ``games`` wins."""
+    blocks = summary["blocks"]
+    assert isinstance(blocks, list)
+    won = [min(10, games - 10 * i) for i in range(-(-games // 10))]
+    forged_blocks = [{**blocks[0], "wins": w, "draws": 0, "losses": 0} for w in won]
+    return {**summary, "games": games, "wins": games, "draws": 0, "losses": 0,
+            "blocks": forged_blocks}  # fmt: skip
+
+
+@pytest.mark.parametrize("games", [1, 30])
+def test_a_forged_summary_is_not_kept_as_a_complete_run(
+    saved_sweep: Path, tmp_path: Path, games: int
+) -> None:
+    sweep = tmp_path / "sweep"
+    shutil.copytree(saved_sweep, sweep)
+    path = next((sweep / "runs").glob("*/seed-0")) / "summary.json"
+    path.write_text(json.dumps(_forge(json.loads(path.read_text()), games)))
+    line = one_line_error(invoke(*SWEEP, "--resume", str(sweep), "--json"))
+    assert f"{path} is not" in line and "summary" in line
+    path.unlink()  # as the message says: the summary is written again from the checkpoint
+    r = invoke(*SWEEP, "--resume", str(sweep), "--json")
+    assert r.exit_code == 0, r.output
+    assert (saved_sweep / path.relative_to(sweep)).read_bytes() == path.read_bytes()
+    r = invoke(*SWEEP, "--resume", str(sweep), "--json")  # the genuine summary is kept
+    assert r.exit_code == 0 and json.loads(r.output)["resumed_complete"] == 1, r.output
+
+
+def test_the_log_is_appended_to_only_when_it_is_the_folders_own(
+    run: Path, tmp_path: Path, outside: Path
+) -> None:
+    records = read_records(run)
+    folder = tmp_path / "new"
+    folder.mkdir()
+    append_records(folder, records[:2])
+    append_records(folder, records[2:3])
+    assert read_records(folder) == records[:3]
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    (linked / "games.jsonl").symlink_to(outside)
+    with pytest.raises(FileFormatError, match="is a symbolic link"):
+        append_records(linked, records[:1])
+    assert outside.read_bytes() == PRECIOUS
+    piped = tmp_path / "piped"
+    piped.mkdir()
+    os.mkfifo(piped / "games.jsonl")
+    with pytest.raises(OSError):  # no reader: opening a pipe to write fails at once
+        append_records(piped, records[:1])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,8 +27,8 @@ from purestate.core.registry import agent, classic_spec, make_spec
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, game_record
 from purestate.io import plots
-from purestate.io.files import FileFormatError, open_own_file, sync, write_json
-from purestate.io.records import record_line
+from purestate.io.files import FileFormatError, sync, write_json
+from purestate.io.records import appending, record_line
 from purestate.io.runs import (
     Mode,
     RunFolderError,
@@ -139,7 +138,7 @@ class Restored:
 def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int) -> Any:
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
     ``seat`` (None: a table both seats share)."""
-    loaded = load_table(path, game, who)
+    loaded = load_table(path, game, who, follow=False)  # the run folder's own table
     try:
         saved_by = agent(loaded.agent).spec
     except SpecError:
@@ -389,8 +388,7 @@ def _train(
     )
     w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
-    appended = open_own_file(out_dir / "games.jsonl", "ab")  # never through a link
-    with io.TextIOWrapper(appended, encoding="utf-8") as log, progress:
+    with appending(out_dir) as log, progress:
         task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses)
         for stretch in run.stretches(g, tables, start, total - start, checkpoint):
             tables = stretch.tables
@@ -407,7 +405,6 @@ def _train(
             elif checkpoint and played % checkpoint == 0 and played < total:
                 sync(log)
                 save_checkpoint(out_dir, run, g, tables, played, None)
-        sync(log)
     save_checkpoint(out_dir, run, g, tables, played, first_refusal)
     summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
     if plot:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -57,9 +58,9 @@ from purestate.experiments.sweep import (
     summary_problem,
 )
 from purestate.io import plots
-from purestate.io.files import FileFormatError, read_json, sync, write_atomic, write_json
-from purestate.io.records import record_line
-from purestate.io.runs import clean_temporaries, entries, run_folder
+from purestate.io.files import FileFormatError, read_json, write_atomic, write_json
+from purestate.io.records import append_records
+from purestate.io.runs import CHECKPOINT, clean_temporaries, entries, run_folder
 from purestate.io.selfplay import save_checkpoint
 
 SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
@@ -83,24 +84,60 @@ def _write_chunk(out: Path, res: ChunkResult) -> None:
     run = res.run
     d = _run_dir(out, run)
     d.mkdir(parents=True, exist_ok=True)
-    with (d / "games.jsonl").open("a", encoding="utf-8") as log:
-        for g in res.logs:
-            log.write(record_line(g.record(run)))
-        sync(log)
+    append_records(d, (g.record(run) for g in res.logs))
     played = res.start + len(res.outcomes)
     save_checkpoint(d, run, run.make_game(), res.tables, played, played if res.refused else None)
 
 
+def _summary(run: Selfplay, outcomes: list[int], resigned: int, refused_at: int | None,
+             block: int) -> dict[str, Any]:  # fmt: skip
+    return summarize(run, outcomes, resigned, int(refused_at is not None), refused_at, block)
+
+
 def _write_summary(out: Path, run: Selfplay, outcomes: list[int], resigned: int,
                    refused_at: int | None, block: int) -> None:  # fmt: skip
-    summary = summarize(run, outcomes, resigned, int(refused_at is not None), refused_at, block)
-    write_json(_run_dir(out, run) / "summary.json", summary)
+    write_json(
+        _run_dir(out, run) / "summary.json", _summary(run, outcomes, resigned, refused_at, block)
+    )
+
+
+def _complete(restored: Restored, games: int) -> bool:
+    return restored.games >= games or restored.refused_at is not None
+
+
+_AGGREGATED = ("opponent", "games", "wins", "draws", "losses")
+"""What the aggregate reads of a run's summary besides its agent, seed and block (which
+``summary_problem`` checks) and its blocks' counts."""
+
+
+def _figures(summary: dict[str, Any]) -> list[Any]:
+    counts = [[b.get(n) for n in ("wins", "draws", "losses")] for b in summary["blocks"]]
+    return [*(summary.get(f) for f in _AGGREGATED), counts]
+
+
+def _check_kept(out: Path, run: Selfplay, games: int, block: int) -> None:
+    """Refuse a complete run's summary.json unless the figures the aggregate reads from it are
+    those its checkpoint and its games log (which the checkpoint's digest vouches for) give: a
+    summary is data, and one edited by hand must not stand in for the games played."""
+    d = _run_dir(out, run)
+    path = d / "summary.json"
+    saved = _read_summary(out, run, games, block)
+    restored = _restore(out, run) if os.path.lexists(d / CHECKPOINT) else None
+    if restored is not None and _complete(restored, games):
+        want = _summary(run, restored.outcomes(), restored.resigned(run.seat),
+                        restored.refused_at, block)  # fmt: skip
+        if _figures(saved) == _figures(want):
+            return
+    raise UserError(
+        f"{path} is not the summary of the games its checkpoint holds; delete it and "
+        "--resume plays the run on from its last checkpoint"
+    )
 
 
 def _read_summary(out: Path, run: Selfplay, games: int, block: int) -> dict[str, Any]:
     """A run's summary.json, refused in one line naming it unless it is the run's summary."""
     path = _run_dir(out, run) / "summary.json"
-    summary = read_json(path)
+    summary = read_json(path, follow=False)
     problem = summary_problem(summary, run, games, block)
     if problem is not None:
         raise UserError(
@@ -198,7 +235,7 @@ def sweep_command(
     with run_folder(folder, "force" if force else mode, SWEEP_FILES) as out:
         mpath = out / "sweep.json"
         if mode == "resume" and mpath.exists():
-            saved = read_json(mpath)
+            saved = read_json(mpath, follow=False)
             if not isinstance(saved, dict):
                 raise UserError(f"{mpath}: not a sweep (a JSON object); nothing was changed")
             if _as_today(saved) != manifest:
@@ -243,14 +280,14 @@ def _sweep(
     aggregate, and how many runs were complete before."""
     state: dict[Selfplay, tuple[int, Any, list[int], int]] = {}
     for r in runs:
-        if (_run_dir(out, r) / "summary.json").exists():
-            _read_summary(out, r, games, block)  # refused now, before any game is played
+        if os.path.lexists(_run_dir(out, r) / "summary.json"):
+            _check_kept(out, r, games, block)  # refused now, before any game is played
             clean_temporaries(_run_dir(out, r))
             continue
         restored = _restore(out, r)
         outcomes = restored.outcomes()
         resigned = restored.resigned(r.seat)
-        if restored.games >= games or restored.refused_at is not None:
+        if _complete(restored, games):
             # killed after its last checkpoint but before its summary
             _write_summary(out, r, outcomes, resigned, restored.refused_at, block)
             continue

@@ -167,8 +167,9 @@ def summary_problem(summary: Any, run: Selfplay, games: int, block: int) -> str 
     """What makes a saved run summary unfit for the sweep's aggregate, or None if nothing does.
 
     A summary read back from a folder is data: it must be the summary ``summarize`` writes for
-    ``run`` (its agent, seed and block; W/D/L counts that add up, overall and per block; at most
-    ``games`` games) before ``aggregate`` reads it.
+    ``run`` (its agent, seed and block; W/D/L counts that add up, overall and per block; ``games``
+    games, or fewer when it records the learner's refusal at its last game) before ``aggregate``
+    reads it.
     """
     if not isinstance(summary, dict):
         return "not a JSON object"
@@ -180,6 +181,11 @@ def summary_problem(summary: Any, run: Selfplay, games: int, block: int) -> str 
     played = summary.get("games")
     if type(played) is not int or not 0 <= played <= games:
         return f"its games are {played!r}, not a count up to {games}"
+    # a run ends early only when its learner refuses to play: then at the refused game
+    if played != games and not (
+        summary.get("refused") == 1 and summary.get("first_refusal") == played
+    ):
+        return f"its games are {played}, not {games}, and it records no refusal at game {played}"
     blocks = summary.get("blocks")
     if not isinstance(blocks, list) or not all(map(_counts, [summary, *blocks])):
         return "its wins, draws and losses are not counts, overall and per block"

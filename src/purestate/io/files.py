@@ -78,11 +78,19 @@ LINK_REFUSED = "a run folder holds only its own files, never links"
 """Why a link inside a run folder is refused (the end of the one-line error)."""
 
 
-def open_own(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
+def open_own(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666, follow: bool = False) -> int:
     """Open ``path`` itself, never what a symbolic link there points to, and only a regular file.
 
     Run folders come from anyone (a colleague's archive, a download): a link in one must not make
     a command read or write outside it, and a pipe must not make it wait forever.
+
+    Args:
+        path: The file.
+        flags: ``os.open``'s flags (for reading, writing or appending).
+        mode: The permissions of a file created here (before the umask).
+        follow: Read through a symbolic link to a regular file: only for a path the user typed
+            themselves (a ``--table`` file), never for a file inside a folder. A pipe or a device
+            is refused either way.
 
     Returns:
         The open file descriptor (the caller closes it).
@@ -92,10 +100,12 @@ def open_own(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
         OSError: any other failure (missing, unreadable, ...), as the system reports it.
     """
     path = Path(path)
+    nofollow = 0 if follow else os.O_NOFOLLOW
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+        # O_NONBLOCK: opening a pipe with no writer returns at once (then fstat refuses it)
+        fd = os.open(path, flags | nofollow | os.O_NONBLOCK | os.O_CLOEXEC, mode)
     except OSError as e:
-        if e.errno == errno.ELOOP:
+        if e.errno == errno.ELOOP and not follow:
             raise FileFormatError(f"{path} is a symbolic link; {LINK_REFUSED}") from None
         raise
     try:
@@ -108,43 +118,81 @@ def open_own(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
     return fd
 
 
-def open_own_file(path: Path, mode: str = "rb") -> IO[Any]:
+def open_own_file(path: Path, mode: str = "rb", follow: bool = False) -> IO[Any]:
     """``open_own`` as a Python file object: ``"rb"``, ``"r+b"`` or ``"ab"`` (binary only)."""
     flags = {"rb": os.O_RDONLY, "r+b": os.O_RDWR, "ab": os.O_WRONLY | os.O_APPEND | os.O_CREAT}
-    return os.fdopen(open_own(path, flags[mode]), mode)
+    return os.fdopen(open_own(path, flags[mode], follow=follow), mode)
 
 
-def read_text(path: Path, follow: bool = True) -> str:
-    """Read a UTF-8 text file.
+MAX_JSON_BYTES = 64 << 20
+"""The largest JSON document read whole (64 MiB): a run's ``run.json``, ``checkpoint.json``,
+``summary.json``, a sweep's ``sweep.json``, a Tron map. The largest purestate writes, a summary
+of 100 blocks per 10,000 games, is a few hundred kB."""
+
+MAX_TABLE_BYTES = 1 << 30
+"""The largest table file read (1 GiB). The largest tables purestate writes are Q-learning's
+for 3×3 dots and boxes: 51 MB after 20,000 games of self-play, 89 MB after 40,000 (measured);
+1 GiB leaves room for runs many times longer, and refuses a file that would need several GiB
+of memory to parse."""
+
+
+def read_bytes(path: Path, follow: bool = True, limit: int = MAX_JSON_BYTES) -> bytes:
+    """The whole of a regular file no larger than ``limit`` bytes.
+
+    The size is checked on the open file before anything is read, so a huge file costs no
+    memory, and a pipe is refused instead of waited on.
 
     Args:
         path: The file.
         follow: Whether a symbolic link is read through (a file the user names) or refused (a
             file inside a run folder, see ``open_own``).
+        limit: The largest size accepted.
 
     Raises:
-        FileFormatError: if it is missing or unreadable, or a link when ``follow`` is false.
+        FileFormatError: one line naming the file: missing, unreadable, not a regular file, a
+            link when ``follow`` is false, or larger than ``limit``.
     """
     path = Path(path)
+
+    def too_large(size: int) -> FileFormatError:
+        return FileFormatError(
+            f"{path}: {size:,} bytes, larger than the {limit:,} a file of this kind may hold"
+        )
+
     try:
-        if not follow:
-            with open_own_file(path) as f:
-                data: bytes = f.read()
-            return data.decode("utf-8")
-        return path.read_text(encoding="utf-8")
+        with open_own_file(path, follow=follow) as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > limit:
+                raise too_large(size)
+            data: bytes = f.read(limit + 1)  # the file may grow between fstat and read
     except FileNotFoundError:
         raise FileFormatError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         raise FileFormatError(f"{path}: cannot read it ({e.__class__.__name__})") from None
+    if len(data) > limit:
+        raise too_large(len(data))
+    return data
 
 
-def read_json(path: Path, follow: bool = True) -> Any:
-    """Read a JSON file (``follow``: as in ``read_text``).
+def read_text(path: Path, follow: bool = True, limit: int = MAX_JSON_BYTES) -> str:
+    """Read a UTF-8 text file (see ``read_bytes`` for ``follow`` and ``limit``).
 
     Raises:
-        FileFormatError: if it is missing, unreadable or not JSON.
+        FileFormatError: as ``read_bytes``, or if it is not UTF-8.
     """
-    text = read_text(path, follow)
+    try:
+        return read_bytes(path, follow, limit).decode("utf-8")
+    except UnicodeDecodeError:
+        raise FileFormatError(f"{path}: cannot read it (UnicodeDecodeError)") from None
+
+
+def read_json(path: Path, follow: bool = True, limit: int = MAX_JSON_BYTES) -> Any:
+    """Read a JSON file (``follow``, ``limit``: as in ``read_bytes``).
+
+    Raises:
+        FileFormatError: if it is missing, unreadable, too large or not JSON.
+    """
+    text = read_text(path, follow, limit)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

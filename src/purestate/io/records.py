@@ -3,19 +3,21 @@
 Every command that writes games writes them through ``record_line``; ``iter_records`` streams a
 file (or a run folder's games.jsonl) back one record at a time, and ``read_records`` reads them
 all, with one-line errors naming the file and the line. No line longer than ``MAX_RECORD_BYTES``
-is ever held in memory: a file that is not a log (``/dev/zero``, a disk image) is refused at its
-first long line instead of filling the memory.
+is ever held in memory: a file that is not a log (a disk image) is refused at its first long
+line instead of filling the memory, and a pipe or a device (``/dev/zero``) is not read at all.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from purestate.core.record import Record, RecordError
-from purestate.io.files import FileFormatError
+from purestate.io.files import FileFormatError, open_own_file, sync
 
 GAMES_FILE = "games.jsonl"
 
@@ -32,6 +34,25 @@ def record_line(record: Record) -> str:
 def records_text(records: Iterable[Record]) -> str:
     """A whole games.jsonl."""
     return "".join(record_line(r) for r in records)
+
+
+@contextlib.contextmanager
+def appending(folder: Path) -> Iterator[IO[str]]:
+    """A run folder's games.jsonl, open to append lines (``record_line``) to.
+
+    The log is the folder's own: it is never written through a link, nor a pipe or a device
+    (``open_own``). It is synced to the disk when the block ends without an error, so that a
+    checkpoint written next can count on it.
+    """
+    with io.TextIOWrapper(open_own_file(folder / GAMES_FILE, "ab"), encoding="utf-8") as log:
+        yield log
+        sync(log)
+
+
+def append_records(folder: Path, records: Iterable[Record]) -> None:
+    """Append ``records`` to a run folder's games.jsonl and sync it (see ``appending``)."""
+    with appending(folder) as log:
+        log.writelines(record_line(r) for r in records)
 
 
 def games_file(path: Path) -> Path:
@@ -63,15 +84,20 @@ def iter_records(path: Path, limit: int = MAX_RECORD_BYTES) -> Iterator[Record]:
     """The records of a games.jsonl (or of a run folder's), one at a time, in order.
 
     Blank lines are skipped. The file is read a line at a time: memory stays bounded by
-    ``limit`` whatever the file holds.
+    ``limit`` whatever the file holds. Only a regular file is read (a pipe would never end); a
+    symbolic link is read through when ``path`` names it, never when it is a folder's
+    games.jsonl.
 
     Raises:
         FileFormatError: naming the file and the first bad line and saying what is wrong (a
             missing or unreadable file, a line too long, not JSON, not a record).
     """
     file = games_file(path)
+    # a log the user names may be a link to their file; a folder's games.jsonl is the folder's
+    # own (never a link out of it); neither may be a pipe or a device
+    inside = file != Path(path)
     try:
-        f = file.open("rb")
+        f = open_own_file(file, follow=not inside)
     except FileNotFoundError:
         raise FileFormatError(f"{file}: no such file") from None
     except OSError as e:

@@ -21,7 +21,8 @@ Temporary files left by a kill are removed when the folder is next opened.
 A run folder is data, never instructions: it may come from anyone. Every name a run file gives
 (a checkpoint's ``files``) must be a plain name inside the folder (``plain_name``); nothing in the
 folder is read or written through a symbolic link, and a folder holding a link, a hard link, a
-pipe or a device is refused when it is opened (``check_contents``); the checkpoint holds a
+pipe, a device or folders nested too deep is refused when it is opened (``check_contents``); files
+are read whole only up to a size cap (``io.files.read_bytes``); the checkpoint holds a
 digest of the games log up to its game count (``log_digest``), so an edited log is refused.
 """
 
@@ -170,24 +171,35 @@ def _hard_link(path: Path) -> str:
     )
 
 
-def check_contents(folder: Path) -> None:
+MAX_DEPTH = 8
+"""How many folder levels below a run folder ``check_contents`` looks at before refusing: a
+sweep keeps its runs three levels below its own folder (``runs/<agent>/<seed>``); a few more
+are allowed."""
+
+
+def check_contents(folder: Path, max_depth: int = MAX_DEPTH) -> None:
     """Refuse a folder that holds anything but its own plain files and folders.
 
     A symbolic link (to a file or a folder) would make a command read or write outside the
     folder; a hard link would make it truncate or append to a file of another folder; a pipe
     or a device would make it wait forever or read without end. Every level is looked at,
-    since a sweep keeps its runs in folders below its own.
+    since a sweep keeps its runs in folders below its own; folders nested deeper than
+    ``max_depth`` levels are refused (a walk without end would exhaust the stack or the time).
 
     Raises:
         RunFolderError: one line naming the first such entry.
     """
-
-    def refuse(e: OSError) -> None:
-        raise RunFolderError(f"cannot read the folder {describe_os_error(Path(e.filename), e)}")
-
-    for root, dirs, names in os.walk(folder, onerror=refuse):
-        for name in (*dirs, *names):
-            path = Path(root, name)
+    # an explicit stack, not os.walk: a walk by recursion fails on a deep enough folder
+    stack = [(Path(folder), 0)]
+    while stack:
+        where, depth = stack.pop()
+        try:
+            names = sorted(os.listdir(where))
+        except OSError as e:
+            message = f"cannot read the folder {describe_os_error(where, e)}"
+            raise RunFolderError(message) from None
+        for name in names:
+            path = where / name
             try:
                 st = os.lstat(path)
             except FileNotFoundError:  # removed meanwhile (our own temporary file)
@@ -195,6 +207,12 @@ def check_contents(folder: Path) -> None:
             if stat.S_ISLNK(st.st_mode):
                 raise RunFolderError(f"{path} is a symbolic link; {LINK_REFUSED}")
             if stat.S_ISDIR(st.st_mode):
+                if depth + 1 > max_depth:
+                    raise RunFolderError(
+                        f"{path} is nested {depth + 1} folders deep in {folder}; "
+                        f"a run folder holds at most {max_depth} levels of folders"
+                    )
+                stack.append((path, depth + 1))
                 continue
             if not stat.S_ISREG(st.st_mode):
                 raise RunFolderError(f"{path} is not a regular file; {LINK_REFUSED}")

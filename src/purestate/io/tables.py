@@ -21,7 +21,7 @@ from purestate.core.game import Game
 from purestate.core.hooks import supports_seat
 from purestate.core.registry import agent as registry_agent
 from purestate.core.spec import SpecError
-from purestate.io.files import FileFormatError, read_json, write_json
+from purestate.io.files import MAX_TABLE_BYTES, FileFormatError, read_json, write_json
 
 _RESERVED = ("format", "game", "agent", "seat", "games")
 
@@ -69,14 +69,21 @@ def save_table(
     write_json(path, table_json(game, agent, table, seat, games))
 
 
-def load_table(path: Path, game: Game[Any, Any], agent: Agent) -> TableFile:
+def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = True) -> TableFile:
     """Read a table file written for ``agent``'s format and ``game``.
+
+    Args:
+        path: The table file (at most ``MAX_TABLE_BYTES``; never a pipe or a device).
+        game: The game it must be for.
+        agent: The agent whose format it must have.
+        follow: Read through a symbolic link: true for a file the user names (``--table``),
+            false for a run folder's own table.
 
     Raises:
         FileFormatError: one line naming the file and what is wrong.
     """
     p = persistent(agent)
-    data = read_json(path)
+    data = read_json(path, follow, MAX_TABLE_BYTES)
     if not isinstance(data, dict) or "format" not in data:
         raise FileFormatError(f"{path}: not a purestate table file (no 'format' field)")
     fmt = data["format"]
@@ -118,7 +125,7 @@ def load_table_agent(
     Raises:
         FileFormatError: one line naming the file and what is wrong (no or a bad agent spec too).
     """
-    data = read_json(path)
+    data = read_json(path, limit=MAX_TABLE_BYTES)
     spec = data.get("agent") if isinstance(data, dict) else None
     if not isinstance(spec, str) or not spec:
         raise FileFormatError(

@@ -25,7 +25,14 @@ from attrs import frozen
 
 from purestate.games.tron.rules import RUNNING, State, Tron, trails
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
-from purestate.io.files import FileFormatError, read_json, read_text, write_atomic, write_json
+from purestate.io.files import (
+    MAX_TABLE_BYTES,
+    FileFormatError,
+    read_json,
+    read_text,
+    write_atomic,
+    write_json,
+)
 
 WEIGHTS_FORMAT = "purestate.tron-linear/1"
 
@@ -43,7 +50,7 @@ def read_positions(path: Path) -> list[dict[str, Any]]:
         FileFormatError: naming the file and the first bad line: not a position record, features
             of another version, or no positions at all.
     """
-    text = read_text(path)
+    text = read_text(path, limit=MAX_TABLE_BYTES)  # a data set can be as large as a table
     records = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():

@@ -36,7 +36,7 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.experiments.selfplay import SELF, GameLog, Selfplay, refused
 from purestate.io.files import FileFormatError, write_json
-from purestate.io.records import GAMES_FILE, record_line
+from purestate.io.records import append_records
 from purestate.io.runs import run_folder
 from purestate.io.selfplay import RUN_FILES, manifest, save_checkpoint, write_summary
 from purestate.web.budget import LAB_SHARE, Budget, require_quick_solve
@@ -358,8 +358,7 @@ class Lab:
             try:
                 with run_folder(folder, "new", RUN_FILES) as out:
                     write_json(out / "run.json", {**manifest(run, g), "games": self.played})
-                    with (out / GAMES_FILE).open("w", encoding="utf-8") as log:
-                        log.writelines(record_line(x.record(run)) for x in self.logs)
+                    append_records(out, (x.record(run) for x in self.logs))
                     save_checkpoint(out, run, g, self.tables, self.played, self.refused_at)
                     write_summary(out, run, g, self.outcomes, self.resigned, self.refused_at,
                                   SUMMARY_BLOCK)  # fmt: skip
