@@ -105,9 +105,11 @@ def _complete(restored: Restored, games: int) -> bool:
     return restored.games >= games or restored.refused_at is not None
 
 
-_AGGREGATED = ("opponent", "games", "wins", "draws", "losses")
-"""What the aggregate reads of a run's summary besides its agent, seed and block (which
-``summary_problem`` checks) and its blocks' counts."""
+_AGGREGATED = ("games", "wins", "draws", "losses")
+"""The figures the aggregate reads of a run's summary besides its blocks' counts. Its agent, seed
+and block are checked by ``summary_problem``; its opponent is a label, named as the sweep was
+typed when the summary was written (a sweep saved before issue 15 resumes under the classic
+spec), and ``sweep.json``, checked first, pins the opponent the games were played against."""
 
 
 def _figures(summary: dict[str, Any]) -> list[Any]:
