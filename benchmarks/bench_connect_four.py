@@ -24,11 +24,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-
-import purestate
+from functools import partial
 
 # the same loop shapes and clock as the tic-tac-toe figures (this folder is the script's path)
-from bench_tictactoe import BATCH, median_rate, rate
+from bench_tictactoe import BATCH, median_rate, ours_batch, pyspiel_batch, rate
 from purestate.core import keys
 from purestate.games.connect_four import ConnectFour, State
 from purestate.solve.connect_four import ConnectFourSolution, score
@@ -56,34 +55,9 @@ def paired(
     )
 
 
-def ours_steps() -> Callable[[], int]:
-    game = purestate.make("connect_four")
-    legal, step, is_over, initial = game.legal, game.step, game.is_over, game.initial
-    choice = random.Random(0).choice
-
-    def run() -> int:
-        for _ in range(BATCH):
-            s = initial()
-            while not is_over(s):
-                s = step(s, choice(legal(s)))
-        return BATCH
-
-    return run
-
-
-def pyspiel_clones() -> Callable[[], int]:
-    game = pyspiel.load_game("connect_four")
-    choice = random.Random(0).choice
-
-    def run() -> int:
-        for _ in range(BATCH):
-            s = game.new_initial_state()
-            while not s.is_terminal():
-                s = s.clone()
-                s.apply_action(choice(s.legal_actions()))
-        return BATCH
-
-    return run
+ours_steps = partial(ours_batch, "connect_four")
+pyspiel_clones = partial(pyspiel_batch, "connect_four")
+pyspiel_in_place = partial(pyspiel_batch, "connect_four", clone=False)
 
 
 def keyed(run_one: Callable[[keys.Key], object]) -> Callable[[], Callable[[], int]]:
@@ -109,20 +83,6 @@ START = GAME.initial()
 ours_playouts = keyed(lambda k: GAME.playout(START, k))
 # what the playout contract spends before its first move: a seeded generator
 seeding_only = keyed(keys.generator)
-
-
-def pyspiel_in_place() -> Callable[[], int]:
-    game = pyspiel.load_game("connect_four")
-    choice = random.Random(0).choice
-
-    def run() -> int:
-        for _ in range(BATCH):
-            s = game.new_initial_state()
-            while not s.is_terminal():
-                s.apply_action(choice(s.legal_actions()))
-        return BATCH
-
-    return run
 
 
 def late_positions(game: ConnectFour, stones: int, n: int, seed: int) -> list[State]:

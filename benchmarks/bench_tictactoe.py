@@ -45,8 +45,9 @@ def rate(run_batch: Callable[[], int], seconds: float) -> float:
             return n / dt
 
 
-def ours_batch() -> Callable[[], int]:
-    game = purestate.make("tictactoe")
+def ours_batch(name: str = "tictactoe") -> Callable[[], int]:
+    """Random games through the public immutable API of the game ``name``."""
+    game = purestate.make(name)
     legal, step, is_over, initial = game.legal, game.step, game.is_over, game.initial
     choice = random.Random(0).choice
 
@@ -60,15 +61,18 @@ def ours_batch() -> Callable[[], int]:
     return run
 
 
-def pyspiel_batch() -> Callable[[], int]:
-    game = pyspiel.load_game("tic_tac_toe")
+def pyspiel_batch(name: str = "tic_tac_toe", clone: bool = True) -> Callable[[], int]:
+    """Random games of pyspiel's ``name``: with a clone per step (as immutable states cost), or
+    in place on one state."""
+    game = pyspiel.load_game(name)
     choice = random.Random(0).choice
 
     def run() -> int:
         for _ in range(BATCH):
             s = game.new_initial_state()
             while not s.is_terminal():
-                s = s.clone()
+                if clone:
+                    s = s.clone()
                 s.apply_action(choice(s.legal_actions()))
         return BATCH
 
