@@ -41,8 +41,8 @@ def _random_game(game: Game[Any, Any], k: keys.Key) -> list[Any]:
 
 @pytest.fixture(scope="module")
 def game(conformance_game: Game[Any, Any]) -> Game[Any, Any]:
-    """Each registered game case in turn (the table is ``GAME_CASES`` in the root conftest), then
-    each OpenSpiel game of ``OPENSPIEL_CASES`` through the bridge."""
+    """Each registered game case in turn (each game's ``GameSpec.variants``, through the root
+    conftest), then each OpenSpiel game of ``OPENSPIEL_CASES`` through the bridge."""
     return conformance_game
 
 

@@ -1,4 +1,4 @@
-"""Observation planes (purestate.interop.planes) read off the moves played, cell by cell."""
+"""Observation planes (each game's ``planes`` hook) read off the moves played, cell by cell."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import purestate
+from purestate.core.hooks import planes_of
 from purestate.core.keys import choice, fold_in, key
-from purestate.interop.planes import planes_of
 
 
 def _random_game(spec: str, seed: int) -> tuple[Any, list[Any], list[int]]:
@@ -26,6 +26,7 @@ def test_small_board_planes_are_the_moves_played(seed: int) -> None:
     for spec, grids in (("tictactoe", 0), ("ultimate_tictactoe", 1), ("xtreme_tictactoe", 2)):
         game, states, moves = _random_game(spec, seed)
         planes = planes_of(game)
+        assert planes is not None
         for i in (len(states) // 2, len(states) - 1):
             s = states[i]
             for p in (0, 1):
@@ -48,7 +49,7 @@ def test_small_board_planes_are_the_moves_played(seed: int) -> None:
                         for owner, won in ((0, s.won_x), (1, s.won_o)):
                             if won >> sb & 1:
                                 expected[rows, cols, 2 if owner == p else 3] = 1
-                got = planes(game, s, p)
+                got = planes(s, p)
                 assert got.dtype == np.int8 and got.shape == expected.shape
                 assert (got == expected).all(), (spec, seed, i, p)
 
@@ -60,6 +61,8 @@ def _movers(game: Any, states: list[Any]) -> list[int]:
 @pytest.mark.parametrize("seed", range(12))
 def test_dots_and_tron_planes_are_the_moves_played(seed: int) -> None:
     game, states, moves = _random_game("dots_and_boxes:rows=2,cols=3", seed)
+    dots = planes_of(game)
+    assert dots is not None
     rows, cols = 2, 3
     num_h = (rows + 1) * cols
     for i in (len(states) // 2, len(states) - 1):
@@ -77,12 +80,14 @@ def test_dots_and_tron_planes_are_the_moves_played(seed: int) -> None:
                 for owner, boxes in ((0, s.own0), (1, s.own1)):
                     if boxes >> b & 1:
                         expected[b // cols, b % cols, 2 if owner == p else 3] = 1
-            assert (planes_of(game)(game, s, p) == expected).all()
+            assert (dots(s, p) == expected).all()
     game, states, moves = _random_game("tron:map=small_room", seed)
     m = game.board
+    tron = planes_of(game)
+    assert tron is not None
     for s in states:
         for p in (0, 1):
-            got = planes_of(game)(game, s, p)
+            got = tron(s, p)
             text = game.render(s).splitlines()
             for r in range(m.rows):
                 for c in range(m.cols):

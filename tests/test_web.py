@@ -600,7 +600,7 @@ def test_a_move_the_bot_cannot_answer_is_taken_back_and_leaks_nothing() -> None:
 
 
 def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
-    from purestate.drawing.tron import TRAIL_COLOURS
+    from purestate.games.tron.drawing import TRAIL_COLOURS
 
     last = client.get("/api/runs/tron/games/0").json()["frames"][-1]
     assert all(f'fill="{c}"' in last for c in TRAIL_COLOURS)

@@ -20,7 +20,7 @@ from typing import Any
 from attrs import field, frozen
 
 from purestate.core.game import Game, GameSpec, IllegalMove, NotAGame, ParseError, not_a_game
-from purestate.core.hooks import num_move_ids_of, observation_of
+from purestate.core.hooks import num_move_ids_of, observation_of, planes_of
 from purestate.core.memo import memo
 from purestate.core.record import game_spec
 from purestate.core.spec import SpecError, convert, parse_spec
@@ -463,6 +463,37 @@ class OpenSpielGame:
         """The action id."""
         return str(move)
 
+    # -- observation planes (the optional hook ``Planes``: core/game.py) --------------------
+
+    @property
+    def plane_shape(self) -> tuple[int, ...] | None:
+        """OpenSpiel's observation tensor shape (planes first, as OpenSpiel lays them out), or
+        None for a game without an observation tensor."""
+        if not self.native.get_type().provides_observation_tensor:
+            return None
+        return tuple(int(n) for n in self.native.observation_tensor_shape())
+
+    @property
+    def plane_lines(self) -> tuple[str, ...]:
+        """One line per plane of OpenSpiel's tensor (its first axis): OpenSpiel names none."""
+        shape = self.plane_shape or (0,)
+        return tuple(f"plane {i} of OpenSpiel's observation tensor" for i in range(shape[0]))
+
+    def planes(self, state: OpenSpielState, player: int) -> Any:
+        """OpenSpiel's observation tensor of ``state`` seen by ``player``, float32, in
+        ``plane_shape``.
+
+        Raises:
+            SpecError: when OpenSpiel cannot observe the position (one line).
+        """
+        import numpy as np
+
+        try:
+            tensor = state.native.observation_tensor(player)
+        except pyspiel_errors(pyspiel_module()) as e:
+            raise SpecError(f"{self.spec.name}: OpenSpiel cannot observe it: {said(e)}") from None
+        return np.asarray(tensor, dtype=np.float32).reshape(self.plane_shape or (-1,))
+
 
 def _short(moves: tuple[int, ...], most: int = 12) -> str:
     shown = ", ".join(map(str, moves[:most]))
@@ -660,7 +691,7 @@ def _python_game(pyspiel: Any) -> type:
         def __init__(self, game: Game[Any, Any]) -> None:
             low, high = _utility_bounds(game)
             name = format_name(game)
-            planes = _planes_or_none(game)
+            planes = planes_of(game)
             self.rounds = hides_moves(game)
             game_type = T(
                 short_name="purestate_" + game.spec.name,
@@ -692,7 +723,7 @@ def _python_game(pyspiel: Any) -> type:
             self.planes = planes
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-            """The observation planes (``interop.planes``), or for a perfect-recall request the
+            """The observation planes (the game's ``planes``), or for a perfect-recall request the
             public-information observer OpenSpiel makes for any perfect-information game."""
             if params:
                 raise ValueError(f"observation parameters are not supported: {params}")
@@ -732,15 +763,6 @@ def _python_game(pyspiel: Any) -> type:
     return PurestateGame
 
 
-def _planes_or_none(game: Game[Any, Any]) -> Any:
-    from purestate.interop.planes import planes_of  # it imports this module
-
-    try:
-        return planes_of(game)
-    except SpecError:
-        return None
-
-
 class _PlanesObserver:
     """OpenSpiel's observer protocol over a game's observation planes: ``tensor`` (flat, float32),
     ``dict`` (the same numbers as rows × columns × planes), ``set_from`` and ``string_from``."""
@@ -752,7 +774,7 @@ class _PlanesObserver:
         self.planes = planes
         self.start = game.initial()
         # pyspiel reads the start position's planes before every observation it is asked for
-        first = [planes(game, self.start, p) for p in (0, 1)]
+        first = [planes(self.start, p) for p in (0, 1)]
         self.at_start = tuple(a.ravel().astype(np.float32) for a in first)
         for a in self.at_start:
             a.flags.writeable = False
@@ -765,7 +787,7 @@ class _PlanesObserver:
         if position == self.start:
             self.tensor[:] = self.at_start[player]
         else:
-            self.tensor[:] = self.planes(self.game, position, player).ravel()
+            self.tensor[:] = self.planes(position, player).ravel()
 
     def string_from(self, state: Any, player: int) -> str:
         """The board as the game renders it (both players see the whole position)."""
