@@ -1,4 +1,7 @@
-"""Observation planes (each game's ``planes`` hook) read off the moves played, cell by cell."""
+"""Observation planes (each game's ``planes`` hook): what the bridges show, for every registered
+game (from the registry), and the shipped games' planes read off the moves played, cell by cell
+(a new game's go in its own tests, as connect four's do; the generic contract is the conformance
+suite's)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,29 @@ import numpy as np
 import pytest
 
 import purestate
-from purestate.core.hooks import planes_of
+from purestate.core.hooks import observation_of, planes_of
 from purestate.core.keys import choice, fold_in, key
+
+# every variant of every registered game (``GameSpec.variants``)
+EVERY_CASE = tuple(v for name in purestate.games() for v in purestate.make(name).spec.variants)
+
+
+@pytest.mark.parametrize("spec", EVERY_CASE)
+def test_pettingzoo_observes_each_game_through_its_planes(spec: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from purestate.interop.pettingzoo import env
+
+    game, states, moves = _random_game(spec, 3)
+    planes, observe = planes_of(game), observation_of(game)
+    assert planes is not None
+    e = env(spec)
+    e.reset()
+    for i, s in enumerate(states):
+        for p, agent in enumerate(("player_0", "player_1")):
+            seen = s if observe is None else observe(s, p)
+            assert (e.observe(agent)["observation"] == planes(seen, p)).all(), (i, p)
+        if i < len(moves):
+            e.step(moves[i])
 
 
 def _random_game(spec: str, seed: int) -> tuple[Any, list[Any], list[int]]:
