@@ -305,7 +305,8 @@ class Planes(Protocol):
         ``as_pyspiel``'s observation tensor). Values are 0 or 1 (int8; float32 for a bridged
         OpenSpiel game, whose tensor it is); the observer's own pieces come before the other
         player's, as PettingZoo's classic games and AlphaZero-style nets expect; a symmetry of
-        the position moves the entries and changes no value. Pure: read off the state.
+        the position moves the entries and changes no value. Pure: read off the state, and a
+        new array each call (the caller may write into it).
         """
         ...
 
@@ -316,7 +317,7 @@ class Drawn(Protocol):
     def draw(self, state: Any, title: str, last: Any, history: Sequence[Any]) -> str:
         """The position as a standalone SVG document (helpers in ``purestate.core.picture``).
 
-        Called by ``purestate.svg`` for the web app, notebooks, ``replay`` and ``tron run``;
+        Called by ``purestate.svg`` for the web app, notebooks and ``replay --svg``;
         without it the picture is the framed text of ``render``. ``title`` is a line above the
         board (escaped); ``last`` the move that led to ``state`` (highlighted; ``None`` for
         none); ``history`` the states before ``state`` when the caller has them (Tron colours
