@@ -7,9 +7,11 @@ pages say take ``--seed`` are exactly the ones that do; no flag shows a value pl
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+import purestate
 from purestate.cli import app
 
 ROOT = Path(__file__).parent.parent
@@ -131,3 +134,37 @@ def test_the_commands_said_to_take_seed_are_the_ones_that_do() -> None:
     assert "Every command that plays games takes `--seed`" in readme
     plays = {" ".join(p) for p, c in COMMANDS.items() if "--games" in options(c) or p == ("play",)}
     assert plays - {"sweep"} <= with_seed
+
+
+def _listed(game: str) -> list[str]:
+    result = CliRunner().invoke(app, ["agents", "--game", game, "--json"])
+    assert result.exit_code == 0, result.output
+    return [row["name"] for row in json.loads(result.output)]
+
+
+def test_agents_for_a_game_are_those_whose_check_takes_it() -> None:
+    every = _listed("tictactoe")
+    assert {"rules", "menace", "perfect", "mcts", "random"} <= set(every)
+    big = _listed("ultimate_tictactoe")
+    assert {"mcts", "alphabeta", "random"} <= set(big)
+    assert not {"rules", "menace", "perfect"} & set(big)  # tic-tac-toe only; too large to solve
+    assert set(big) < set(every) <= set(purestate.agents())
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "dots_and_boxes:rows=1,cols=2"])
+def test_every_agent_listed_for_a_game_plays_it(game: str) -> None:
+    g = purestate.make(game)
+    for name in _listed(game):
+        if name.startswith("openspiel_") and find_spec("pyspiel") is None:
+            continue
+        bot = purestate.agent(name)
+        tables = (bot.initial_table(g, 0), None)
+        episode = purestate.play(g, (bot, purestate.agent("random")), tables, purestate.key(0))
+        assert g.is_over(episode.states[-1]), name
+
+
+def test_json_listings_name_no_options_as_an_empty_string() -> None:
+    result = CliRunner().invoke(app, ["agents", "--json"])
+    rows = {row["name"]: row for row in json.loads(result.output)}
+    assert rows["random"]["options"] == ""
+    assert rows["mcts"]["options"]
