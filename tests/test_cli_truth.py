@@ -168,3 +168,25 @@ def test_json_listings_name_no_options_as_an_empty_string() -> None:
     rows = {row["name"]: row for row in json.loads(result.output)}
     assert rows["random"]["options"] == ""
     assert rows["mcts"]["options"]
+
+
+def test_the_menace_boxes_key_explains_every_symbol_the_boxes_show(tmp_path: Path) -> None:
+    from purestate.agents.menace import Menace
+    from purestate.io.tables import save_table
+
+    game, menace = purestate.make("tictactoe"), purestate.agent("menace:preset=scroggs")
+    assert isinstance(menace, Menace)
+    table = menace.initial_table(game, 0)
+    empty = "." * 9
+    box = table.boxes[empty]
+    emptied = table.__class__(table.seat, table.boxes.set(empty, box.set(next(iter(box)), 0)))
+    path = tmp_path / "table.json"
+    save_table(path, game, menace, emptied, 0, 0)
+    result = CliRunner().invoke(
+        app, ["menace", "boxes", "--table", str(path), "--stage", "1"], env={"COLUMNS": "120"}
+    )
+    assert result.exit_code == 0, result.output
+    key, boards = result.output.split("MENACE's move 1", 1)
+    assert "0" in boards.split()  # the emptied move
+    assert "·" in boards.split()  # squares whose colour another stands for
+    assert "0:" in key and "· =" in key and "a number = beads" in key
