@@ -252,8 +252,8 @@ def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -
 def test_pyspiel_observations_are_the_planes_pettingzoo_shows(spec: str) -> None:
     import numpy as np
 
-    from purestate.interop.to_openspiel import as_pyspiel
     from purestate.interop.planes import planes_of
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame, planes = as_pyspiel(game), planes_of(game)
@@ -358,8 +358,8 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
     import numpy as np
     import pyspiel
 
-    from purestate.interop.to_openspiel import as_pyspiel
     from purestate.interop.planes import planes_of
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     pgame = as_pyspiel(game)
