@@ -91,9 +91,10 @@ def plies(
 ) -> Generator[tuple[int, Any, Any], None, Episode]:
     """Play one game ply by ply: yield ``(player, move, state after the move)``, return the episode.
 
-    The same game as ``play`` (which consumes this); a shell that shows a game as it goes (a
-    person at the terminal) iterates it, and gets the episode as the ``StopIteration`` value. A
-    resignation ends the game without a ply.
+    The same game as ``play`` (which consumes this); a caller that watches a game as it goes
+    iterates it, and gets the episode as the ``StopIteration`` value. A resignation ends the game
+    without a ply. A game a person plays in is a ``core.match.Match``, whose bots take the same
+    plies (``agent_moves``) with the same keys.
     """
     try:
         state = game.initial() if start is None else start
