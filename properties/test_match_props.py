@@ -121,7 +121,7 @@ def test_no_seat_sees_an_unrevealed_move(
     _check_views(registered_game, _people_match(registered_game, plies, k))
 
 
-BOTS = (purestate.agent("random"), purestate.agent("mcts:simulations=8"))
+BOTS = (purestate.agent("random"), purestate.agent("mcts:simulations=2"))
 
 
 @PER_CASE
