@@ -30,7 +30,7 @@ _GAMES: dict[str, str] = {
 # ``PREFIX:<name>[:key=value,...]`` (``openspiel:connect_four``). The function takes the rest of
 # the spec and keyword options; loaded by name so the core never imports the bridge.
 _BRIDGES: dict[str, str] = {
-    "openspiel": "purestate.interop.openspiel:load",
+    "openspiel": "purestate.interop.from_openspiel:load",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
