@@ -1,5 +1,6 @@
-"""OpenSpiel games through the bridge (purestate.interop.openspiel): loading, refusals, values
-that never change, every agent that fits and every command on tiny games."""
+"""OpenSpiel games through the bridge (purestate.interop.from_openspiel and to_openspiel):
+loading, refusals, values that never change, every agent that fits and every command on tiny
+games."""
 
 from __future__ import annotations
 
@@ -225,7 +226,7 @@ def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -
     import numpy as np
     from open_spiel.python.algorithms import evaluate_bots, mcts
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame = as_pyspiel(game)
@@ -247,7 +248,7 @@ def test_pyspiel_observations_are_the_planes_pettingzoo_shows(spec: str) -> None
     import numpy as np
 
     from purestate.core.hooks import planes_of
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame, planes = as_pyspiel(game), planes_of(game)
@@ -273,7 +274,7 @@ def test_observers_other_than_the_planes_are_openspiels_own_or_refused() -> None
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = as_pyspiel(purestate.make("tictactoe"))
     state = game.new_initial_state()
@@ -292,7 +293,7 @@ def test_openspiels_rl_environment_trains_its_q_learner_on_a_purestate_game() ->
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import random_agent, tabular_qlearner
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     env = rl_environment.Environment(as_pyspiel(purestate.make("tictactoe")), seed=0)
     assert env.observation_spec()["info_state"] == (18,)
@@ -323,7 +324,7 @@ def test_openspiels_rl_environment_trains_its_q_learner_on_a_purestate_game() ->
 
 @needs_openspiel
 def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make("tictactoe")
     s = as_pyspiel(game).new_initial_state()
@@ -338,7 +339,7 @@ def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
 
 @needs_openspiel
 def test_bridged_games_give_their_own_pyspiel_game() -> None:
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     bridged = purestate.make("openspiel:connect_four")
     assert as_pyspiel(bridged) is bridged.native
@@ -354,7 +355,7 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
     import pyspiel
 
     from purestate.core.hooks import planes_of
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     planes = planes_of(game)
@@ -381,7 +382,7 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
 
 @needs_openspiel
 def test_a_simultaneous_node_takes_joint_actions_only() -> None:
-    from purestate.interop.openspiel import as_pyspiel, to_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel, to_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     state = as_pyspiel(game).new_initial_state()
@@ -402,7 +403,7 @@ def test_openspiels_learners_and_random_bot_play_simultaneous_tron() -> None:
     import numpy as np
     from open_spiel.python import rl_environment
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     env = rl_environment.Environment(as_pyspiel(game), seed=0)
@@ -530,7 +531,7 @@ def test_a_spiel_check_reads_as_its_condition_and_values() -> None:
 
 
 def test_the_position_bound_is_the_sum_of_the_histories() -> None:
-    from purestate.interop.openspiel import _position_bound
+    from purestate.interop.from_openspiel import _position_bound
 
     for actions in range(6):
         for length in range(7):
