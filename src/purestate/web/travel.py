@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,9 @@ from purestate.core.record import RecordError, replay_record
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
-from purestate.io.files import FileFormatError, read_json
 from purestate.io.records import GAMES_FILE
 from purestate.web.errors import NotFound, WebError
-from purestate.web.runs import records_of, run_folder
+from purestate.web.runs import SEATS, kept, records_of, run_folder, stamp, training_manifest
 
 STRIDE = 100
 """Games between remembered tables of a run."""
@@ -31,35 +31,22 @@ MAX_RUNS_KEPT = 4
 """Runs whose remembered tables are kept."""
 MAX_BOARDS = 60
 """The most positions a Q-table's heat maps show (those with the largest values)."""
-SEATS = ("first", "second")
 
 
 def selfplay_of(folder: Path, name: str) -> Selfplay:
     """The training run a run folder recorded: from its manifest (``run.json`` of ``purestate
-    selfplay``) or, for a sweep's run, its ``summary.json``.
+    selfplay``) or, for a sweep's run, its ``summary.json`` (``web.runs.training_manifest``).
 
     Raises:
         WebError: a run that is not a training run (a tournament, a Tron series).
     """
-    for file in ("run.json", "summary.json"):
-        path = folder / file
-        if not path.is_file():
-            continue
-        try:
-            data = read_json(path)
-        except FileFormatError:
-            continue
-        if not isinstance(data, dict) or data.get("command", "selfplay") != "selfplay":
-            continue
-        fields = [data.get(f) for f in ("game", "agent", "opponent", "seat", "seed")]
-        game, learner, opponent, seat, seed = fields
-        if (
-            all(isinstance(v, str) for v in (game, learner, opponent))
-            and seat in SEATS
-            and isinstance(seed, int)
-        ):
-            return Selfplay(str(game), str(learner), str(opponent), SEATS.index(str(seat)), seed)
-    raise WebError(f"run {name!r} is not a training run: it has no learned table to travel through")
+    data = training_manifest(folder)
+    if data is None:
+        raise WebError(
+            f"run {name!r} is not a training run: it has no learned table to travel through"
+        )
+    return Selfplay(data["game"], data["agent"], data["opponent"], SEATS.index(data["seat"]),
+                    data["seed"])  # fmt: skip
 
 
 def can_travel(root: Path, name: str) -> bool:
@@ -83,7 +70,7 @@ class _Fold:
         self.snapshots: list[tuple[Any, Any]] = [run.initial_tables(self.game)]
         self.lock = threading.Lock()
 
-    def tables(self, records: list[Any], k: int) -> tuple[Any, Any]:
+    def tables(self, records: Sequence[Any], k: int) -> tuple[Any, Any]:
         """Both seats' tables after the first ``k`` recorded games."""
         with self.lock:
             base = min(k // STRIDE, len(self.snapshots) - 1)
@@ -131,6 +118,13 @@ def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str
         WebError: not a training run, a spec the library refuses, a record that does not replay.
     """
     folder = run_folder(root, name)
+    # the answer for (k, boards) is remembered while the run's files are unchanged: the page's
+    # first question (the last k, with every board drawn) is the slow one
+    return kept("table", (folder, k, boards), stamp(folder),
+                lambda: _table_after(folder, name, k, boards))  # fmt: skip
+
+
+def _table_after(folder: Path, name: str, k: int, boards: bool) -> dict[str, Any]:
     run = selfplay_of(folder, name)
     records = records_of(folder)
     if not 0 <= k <= len(records):
