@@ -776,3 +776,9 @@ def test_results_leave_out_what_each_game_draws_afresh() -> None:
         ("tron:map=m,start=mirror", 1, 1, 0),
         ("tron:map=m,start=mirror,first_player=1", 0, 0, 1),
     ]
+    # and the players over every game
+    total = got["totals"]
+    assert [(r["game"], r["wins"], r["draws"], r["losses"]) for r in total] == [
+        ("all games", 1, 1, 1)
+    ]
+    assert results([rec(mirror, (1, -1))])["totals"] == []  # one game spec: no total

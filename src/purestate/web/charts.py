@@ -9,6 +9,7 @@ one point per game is thinned to ``MAX_POINTS``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
@@ -148,7 +149,12 @@ def _axes(
     x0, y0, w, h = box
     parts.append(f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="none" stroke="#bbb"/>')
     span = yhi - ylo or 1
-    ys = [0.0, 0.25, 0.5, 0.75, 1.0] if percent else [ylo + t for t in _ticks(span, 4)]
+    if percent:
+        ys = [0.0, 0.25, 0.5, 0.75, 1.0]
+    else:  # round values, 0 among them
+        ticks = _ticks(span, 4)
+        step = ticks[1] if len(ticks) > 1 else span
+        ys = [k * step for k in range(math.ceil(ylo / step), math.floor(yhi / step) + 1)]
     for v in ys:
         y = y0 + h * (yhi - v) / span
         if not y0 - 0.5 <= y <= y0 + h + 0.5:
@@ -272,7 +278,9 @@ def cumulative_svg(curve: Sequence[int]) -> str:
     points = " ".join([at(0, 0)] + [at(i + 1, curve[i]) for i in kept])
     parts.append(
         f'<polyline points="{points}" fill="none" stroke="#7b4fb0" stroke-width="2">'
-        f"<title>3W + D − L after {n:,} games: {curve[-1]:,}</title></polyline></svg>"
+        f"<title>3W + D − L after {n:,} games: {curve[-1]:,}</title></polyline>"
+        f'<text x="{x0 + 6}" y="{y0 + 14}" fill="#7b4fb0">Scroggs\' running 3W + D − L (+3 a '
+        f"win, +1 a draw, −1 a loss): {curve[-1]:,} after {n:,} games</text></svg>"
     )
     return "".join(parts)
 

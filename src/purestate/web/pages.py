@@ -122,7 +122,13 @@ def _pct(rate: float) -> str:
 
 
 def _band(low: float, high: float) -> str:
+    """A rate's 95% interval, in percent."""
     return f'<small class="muted">{low:.0%}–{high:.0%}</small>'
+
+
+def _score_band(low: float, high: float) -> str:
+    """A score's 95% interval, as the score is written (0 to 1)."""
+    return f'<small class="muted">{low:.2f}–{high:.2f}</small>'
 
 
 def _elo(r: dict[str, Any]) -> str:
@@ -168,7 +174,7 @@ def _standings(st: dict[str, Any] | None) -> str:
                 continue
             tds.append(
                 f'<td title="{escape(a)} against {escape(b)}"><b>{c["score"]:.2f}</b> '
-                f"{_band(c['low'], c['high'])}<br><small>{c['wins']}–{c['draws']}–"
+                f"{_score_band(c['low'], c['high'])}<br><small>{c['wins']}–{c['draws']}–"
                 f"{c['losses']}</small></td>"
             )
         body.append(f"<tr><th>{escape(a)}</th>{''.join(tds)}</tr>")
@@ -188,8 +194,8 @@ def _results(results: dict[str, Any]) -> str:
         f"<td>{escape(r['players'][0])} vs {escape(r['players'][1])}</td><td>{r['games']}</td>"
         f'<td title="{_pct(r["win_rate"]["rate"])} wins, {_pct(r["draw_rate"]["rate"])} draws, '
         f'{_pct(r["loss_rate"]["rate"])} losses">{r["wins"]}–{r["draws"]}–{r["losses"]}</td>'
-        f"<td>{r['score']:.2f} {_band(r['score_low'], r['score_high'])}</td></tr>"
-        for r in results["rows"]
+        f"<td>{r['score']:.2f} {_score_band(r['score_low'], r['score_high'])}</td></tr>"
+        for r in results["rows"] + results["totals"]
     )
     more = f"<p>… and {results['more']} more groups.</p>" if results["more"] else ""
     return (

@@ -463,15 +463,27 @@ def results(records: Sequence[Record]) -> dict[str, Any]:
         a, b = r.returns[0], r.returns[1]
         key = (specs[r.game], r.players[0], r.players[1])
         groups.setdefault(key, []).append((a > b) - (a < b))
-    rows = []
-    for (spec, first, second), outs in sorted(
-        groups.items(), key=lambda kv: natural(" ".join(kv[0]))
-    ):
-        t = tally(outs)
-        low, high = wilson(t.wins + 0.5 * t.draws, t.games)
-        rows.append({"game": spec, "players": [first, second], **rates(t), "score": t.score,
-                     "score_low": low, "score_high": high})  # fmt: skip
-    return {"rows": rows[:MAX_GROUPS], "more": max(0, len(rows) - MAX_GROUPS)}
+    rows = [
+        _result(spec, first, second, outs)
+        for (spec, first, second), outs in sorted(
+            groups.items(), key=lambda g: natural(" ".join(g[0]))
+        )
+    ]
+    # with more than one game spec, the players' results over all of them too
+    both: dict[tuple[str, str], list[int]] = {}
+    for (_, first, second), outs in groups.items():
+        both.setdefault((first, second), []).extend(outs)
+    totals = []
+    if len(rows) > len(both):
+        totals = [_result("all games", a, b, outs) for (a, b), outs in both.items()]
+    return {"rows": rows[:MAX_GROUPS], "more": max(0, len(rows) - MAX_GROUPS), "totals": totals}
+
+
+def _result(game: str, first: str, second: str, outs: list[int]) -> dict[str, Any]:
+    t = tally(outs)
+    low, high = wilson(t.wins + 0.5 * t.draws, t.games)
+    return {"game": game, "players": [first, second], **rates(t), "score": t.score,
+            "score_low": low, "score_high": high}  # fmt: skip
 
 
 def run_view(root: Path, name: str, page: int = 0) -> dict[str, Any]:
