@@ -782,3 +782,34 @@ def test_results_leave_out_what_each_game_draws_afresh() -> None:
         ("all games", 1, 1, 1)
     ]
     assert results([rec(mirror, (1, -1))])["totals"] == []  # one game spec: no total
+
+
+def test_time_travel_to_the_end_reads_the_runs_saved_table(
+    client: TestClient, runs: Path, tmp_path: Path
+) -> None:
+    # the table after all k games is the run's table.json when it says it was saved then (no
+    # replay: the first look at a long run); a table saved at another count is not used
+    copy = runs / "sp_saved"
+    copy.mkdir()
+    try:
+        for f in ("run.json", "games.jsonl", "summary.json"):
+            (copy / f).write_text((runs / "sp" / f).read_text())
+        saved = purestate.io.files.read_json(runs / "sp" / "table.json")
+        key = next(iter(saved["boxes"]))
+        saved["boxes"][key]["beads"] = {m: 99 for m in saved["boxes"][key]["beads"]}
+        purestate.io.files.write_json(copy / "table.json", saved)
+        boxes = {
+            b["key"]: b["beads"] for b in client.get("/api/runs/sp_saved/table/30").json()["boxes"]
+        }
+        assert set(boxes[key].values()) == {99}
+        saved["games"] = 29  # not saved after the last game: the games are replayed
+        purestate.io.files.write_json(copy / "table.json", saved)
+        boxes = {
+            b["key"]: b["beads"] for b in client.get("/api/runs/sp_saved/table/30").json()["boxes"]
+        }
+        want = {b["key"]: b["beads"] for b in client.get("/api/runs/sp/table/30").json()["boxes"]}
+        assert boxes == want and set(boxes[key].values()) != {99}
+    finally:
+        for f in copy.iterdir():
+            f.unlink()
+        copy.rmdir()

@@ -330,8 +330,8 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
             f'<label>The learned table after <b id="k-label">{total}</b> of {total} games<br>'
             f'<input id="k" type="range" min="0" max="{total}" value="{total}" '
             'aria-label="games"></label>'
-            f'<p id="travel-status" class="muted">Replaying the {total:,} games into the learner\'s '
-            "table (once: the server remembers it)…</p>"
+            f'<p id="travel-status" class="muted">Reading the learner\'s table after {total:,} '
+            "games (replaying them at the first look; the server remembers it)…</p>"
             '<div class="controls"><label>Find a position <input id="filter" size="14">'
             '</label><label>Stage <select id="stage"><option value="">all</option></select>'
             '</label><small id="box-count"></small></div>'

@@ -21,7 +21,9 @@ from purestate.core.record import RecordError, replay_record
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
+from purestate.io.files import FileFormatError
 from purestate.io.records import GAMES_FILE
+from purestate.io.tables import load_table
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import SEATS, kept, records_of, run_folder, stamp, training_manifest
 
@@ -106,6 +108,23 @@ def _fold_of(folder: Path, run: Selfplay) -> _Fold:
         return fold
 
 
+def _saved(folder: Path, game: Any, learner: Any, seat: int, k: int) -> Any:
+    """The run's saved learner's table (``table.json``, read without following a link) when it
+    says it was saved after exactly its ``k`` recorded games, by this learner in this seat: what
+    ``train`` had then, without replaying the games (the first look at a long run's page asks for
+    the table after all its games). None otherwise."""
+    path = folder / "table.json"
+    if not path.is_file():
+        return None
+    try:
+        saved = load_table(path, game, learner, follow=False)
+    except FileFormatError:
+        return None
+    if saved.games != k or saved.seat != seat or saved.agent != learner.spec:
+        return None
+    return saved.table
+
+
 def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str, Any]:
     """The learner's table of run ``name`` after its first ``k`` games, for the page.
 
@@ -131,11 +150,12 @@ def _table_after(folder: Path, name: str, k: int, boards: bool) -> dict[str, Any
         raise NotFound(f"run {name!r} has {len(records)} games: k must be from 0 to that")
     try:
         fold = _fold_of(folder, run)
-        tables = fold.tables(records, k)
+        game, learner = fold.game, fold.agents[run.seat]
+        table = _saved(folder, game, learner, run.seat, k) if k == len(records) else None
+        if table is None:
+            table = fold.tables(records, k)[run.seat]
     except (SpecError, ValueError) as e:
         raise WebError(str(e)) from None
-    game, learner = fold.game, fold.agents[run.seat]
-    table = tables[run.seat]
     out: dict[str, Any] = {"run": name, "k": k, "games": len(records), "agent": learner.spec}
     if isinstance(table, MenaceTable):
         data = learner.table_to_json(game, table)["boxes"]  # type: ignore[attr-defined]
