@@ -637,10 +637,19 @@ def test_a_training_runs_page_draws_rates_with_wilson_bands(client: TestClient, 
         low, high = wilson(t.wins, t.games)
         assert b["win_rate"] == {"rate": t.wins / t.games, "low": low, "high": high}
         assert b["loss_rate"]["low"] == wilson(t.losses, t.games)[0]
+    # the share of optimal moves the summary counts per block, with its Wilson interval
+    summary = purestate.io.files.read_json(runs / "sp" / "summary.json")
+    hits = sum(b["optimal_moves"] for b in summary["blocks"])
+    moves = sum(b["learner_moves"] for b in summary["blocks"])
+    assert len(summary["blocks"]) == 1  # 30 games in blocks of 100
+    assert run["optimal"]["points"] == [{"to": 30, "optimal": hits, "moves": moves,
+                                         "rate": hits / moves, "low": wilson(hits, moves)[0],
+                                         "high": wilson(hits, moves)[1]}]  # fmt: skip
     page = client.get("/runs/sp").text
+    assert "share of the learner&#x27;s moves" in page or "share of the learner's moves" in page
     assert "share of the block&#x27;s games" in page or "share of the block's games" in page
     assert "bands: Wilson 95% intervals" in page and "3W + D − L" in page
-    assert page.count('<g class="series"') == 3  # wins, draws, losses
+    assert page.count('<g class="series"') == 4  # wins, draws, losses; optimal moves
     # the Q-learning run: the curve and the time travel of its heat maps
     ql = client.get("/runs/ql").text
     assert page.count('class="chart"') >= 2 and 'id="k"' in ql and ql.count('class="chart"') >= 2

@@ -254,6 +254,28 @@ def learning_svg(blocks: Sequence[Mapping[str, Any]], block: int, games: int) ->
     return "".join(parts)
 
 
+def optimal_svg(points: Sequence[Mapping[str, Any]], block: int, games: int) -> str:
+    """The share of the learner's moves the exact solver rates optimal, per block of ``block``
+    games, with its Wilson 95% band (``points``: ``to``, the games played at the block's end,
+    ``optimal`` of ``moves``, ``rate``, ``low``, ``high``)."""
+    width, height = 720, 240
+    tips = tuple(
+        f"games to {p['to']:,}: {p['optimal']:,} of {p['moves']:,} moves optimal, {p['rate']:.0%} "
+        f"(95% {p['low']:.0%}-{p['high']:.0%})"
+        for p in points
+    )
+    series = Series("optimal moves (exact solver)", "#e07b00", tuple(p["to"] for p in points),
+                    tuple(p["rate"] for p in points), tuple(p["low"] for p in points),
+                    tuple(p["high"] for p in points), tips)  # fmt: skip
+    parts = _open(width, height)
+    box = (M_LEFT, M_TOP, width - M_LEFT - M_RIGHT, height - M_TOP - M_BOTTOM)
+    rate_panel(parts, box, [series], games, f"games played (each point ends a block of {block:,})",
+               "share of the learner's moves")  # fmt: skip
+    _legend(parts, M_LEFT, M_TOP - 8, [series])
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def cumulative_svg(curve: Sequence[int]) -> str:
     """Scroggs' cumulative 3W + D - L after each game, thinned to about ``MAX_POINTS`` points."""
     if not curve:

@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from purestate.web.charts import cumulative_svg, learning_svg, sweep_svg
+from purestate.web.charts import cumulative_svg, learning_svg, optimal_svg, sweep_svg
 
 
 def run_href(name: str) -> str:
@@ -322,6 +322,11 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
             f"</code>, seed {who['seed']}.</p>"
             "<h2>Learning curve</h2>"
             + learning_svg(view["blocks"], view["block"], total)
+            + (
+                optimal_svg(view["optimal"]["points"], view["optimal"]["block"], total)
+                if view.get("optimal")
+                else ""
+            )
             + cumulative_svg(view["curve"])
         )
     if travel:

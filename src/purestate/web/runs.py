@@ -392,11 +392,42 @@ def _facts(folder: Path) -> dict[str, Any]:
         facts["curve"] = list(cumulative_incentive(outcomes))
         facts["block"] = block
         facts["blocks"] = [rates(t) for t in blocks(outcomes, block)] if outcomes else []
+        facts["optimal"] = optimal_moves(summaries.get("summary.json"), len(outcomes))
     elif kind == "tournament":
         facts["standings"] = standings(summaries.get("standings.json"))
     elif records:
         facts["results"] = results(records)
     return facts
+
+
+def optimal_moves(summary: Any, games: int) -> dict[str, Any] | None:
+    """The share of the learner's moves the exact solver rates optimal, per block, with its
+    Wilson 95% interval, from a summary whose blocks count them (``optimal_moves`` of
+    ``learner_moves``; ``selfplay`` counts them in a game it can solve); consecutive blocks are
+    merged so that at most ``CURVE_BLOCKS`` remain. None without such counts."""
+    if not isinstance(summary, dict) or not isinstance(summary.get("blocks"), list):
+        return None
+    rows, block = summary["blocks"], summary.get("block")
+    counts = [
+        (r["optimal_moves"], r["learner_moves"])
+        for r in rows
+        if isinstance(r, dict)
+        and isinstance(r.get("optimal_moves"), int)
+        and isinstance(r.get("learner_moves"), int)
+        and 0 <= r["optimal_moves"] <= r["learner_moves"]
+    ]
+    if not rows or len(counts) != len(rows) or not isinstance(block, int) or block < 1:
+        return None
+    k = -(-len(counts) // CURVE_BLOCKS)
+    points = []
+    for i in range(0, len(counts), k):
+        hits = sum(c[0] for c in counts[i : i + k])
+        moves = sum(c[1] for c in counts[i : i + k])
+        low, high = wilson(hits, moves)
+        rate = hits / moves if moves else 0.0
+        points.append({"to": min((i + k) * block, games), "optimal": hits, "moves": moves,
+                       "rate": rate, "low": low, "high": high})  # fmt: skip
+    return {"block": block * k, "points": points}
 
 
 def standings(data: Any) -> dict[str, Any] | None:
