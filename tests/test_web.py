@@ -822,3 +822,10 @@ def test_time_travel_to_the_end_reads_the_runs_saved_table(
         for f in copy.iterdir():
             f.unlink()
         copy.rmdir()
+
+
+def test_the_runs_page_lists_a_sweeps_runs_on_the_sweeps_row(client: TestClient) -> None:
+    page = client.get("/runs").text
+    assert 'href="/runs/sweep"' in page and "(2 runs inside)" in page
+    assert 'href="/runs/sweep/runs/' not in page  # on the sweep's page, by setting
+    assert 'href="/runs/sweep/runs/menace__preset=michie/seed-0"' in client.get("/runs/sweep").text

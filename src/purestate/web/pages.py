@@ -95,11 +95,23 @@ def games_shown(run: dict[str, Any]) -> str:
 
 
 def runs_list(runs: list[dict[str, Any]]) -> str:
-    """The runs folder's runs: name, kind, number of games."""
+    """The runs folder's runs: name, kind, number of games; the runs inside another run (a
+    sweep's, one per setting and seed) are counted on its row and listed on its page."""
+    names = [r["name"] for r in runs]
+    inner: dict[str, int] = {}
+    top = []
+    for r in runs:
+        parent = next((n for n in names if r["name"].startswith(n + "/")), None)
+        if parent is None:
+            top.append(r)
+        else:
+            inner[parent] = inner.get(parent, 0) + 1
     rows = "".join(
         f'<tr><td><a href="{run_href(r["name"])}">{escape(r["name"])}</a></td>'
-        f"<td>{escape(r['kind'])}</td><td>{games_shown(r)}</td></tr>"
-        for r in runs
+        f"<td>{escape(r['kind'])}</td><td>{games_shown(r)}"
+        + (f" <small>({inner[r['name']]} runs inside)</small>" if r["name"] in inner else "")
+        + "</td></tr>"
+        for r in top
     )
     table = (
         f'<table class="runs"><thead><tr><th>Run</th><th>Kind</th><th>Games</th></tr></thead>'
