@@ -791,6 +791,14 @@ def test_results_leave_out_what_each_game_draws_afresh() -> None:
         ("all games", 1, 1, 1)
     ]
     assert results([rec(mirror, (1, -1))])["totals"] == []  # one game spec: no total
+    # both seat orders (evaluate plays each): the first named player's results over both
+    swapped = Record(game="tictactoe", players=("b", "a"), seed=0, index=1, seat=0, result="win",
+                     resigned=None, returns=(1, -1), moves=())  # fmt: skip
+    got = results([rec("tictactoe", (1, -1)), rec("tictactoe", (0, 0)), swapped])
+    assert [r["players"] for r in got["rows"]] == [["a", "b"], ["b", "a"]]
+    assert [(r["players"], r["wins"], r["draws"], r["losses"]) for r in got["totals"]] == [
+        (["a", "b"], 1, 1, 1)
+    ]
 
 
 def test_time_travel_to_the_end_reads_the_runs_saved_table(

@@ -489,7 +489,8 @@ def _group_spec(records: Sequence[Record]) -> dict[str, str]:
 def results(records: Sequence[Record]) -> dict[str, Any]:
     """Results of a run of bot matches (no learner) by game (map, start, first player: the game
     spec, less the options drawn afresh for every game) and players in seat order: the first
-    player's wins, draws and losses with the Wilson 95% interval of its score."""
+    player's wins, draws and losses with the Wilson 95% interval of its score; and ``totals``,
+    each pair of players over all its rows (both seat orders) when that sums several."""
     specs = _group_spec(records)
     groups: dict[tuple[str, str, str], list[int]] = {}
     for r in records:
@@ -502,10 +503,14 @@ def results(records: Sequence[Record]) -> dict[str, Any]:
             groups.items(), key=lambda g: natural(" ".join(g[0]))
         )
     ]
-    # with more than one game spec, the players' results over all of them too
+    # each pair of players over all its rows (every game spec, both seat orders), from the side
+    # of the player named first in the log, when that sums more than one row
     both: dict[tuple[str, str], list[int]] = {}
     for (_, first, second), outs in groups.items():
-        both.setdefault((first, second), []).extend(outs)
+        if (second, first) in both and first != second:
+            both[second, first].extend(-o for o in outs)
+        else:
+            both.setdefault((first, second), []).extend(outs)
     totals = []
     if len(rows) > len(both):
         totals = [_result("all games", a, b, outs) for (a, b), outs in both.items()]
