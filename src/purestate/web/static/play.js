@@ -1,6 +1,7 @@
 // The play page: start a game through the API, send clicks (and arrow keys in Tron), show
-// the board the server draws, the bot's moves, refusals and the result.
-import { api, pageData } from "/static/common.js";
+// the board the server draws, the bot's moves, refusals and the result; undo takes back the
+// person's last move and the bot's answer.
+import { api, fitBoard, pageData } from "/static/common.js";
 
 const setup = document.getElementById("setup");
 const board = document.getElementById("board");
@@ -8,6 +9,8 @@ const status = document.getElementById("status");
 const message = document.getElementById("message");
 const moves = document.getElementById("moves");
 const typed = document.getElementById("typed");
+const youAre = document.getElementById("you-are");
+const undo = document.getElementById("undo");
 let current = null;
 let busy = false;
 
@@ -16,6 +19,11 @@ const ARROWS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" }
 function show(view) {
   current = view;
   board.innerHTML = view.svg;
+  fitBoard(board);
+  youAre.textContent = `You are ${view.you_are}.`;
+  // the seat choice names each seat as the game does ("first (X)", "second (blue)")
+  [...setup.elements.seat.options].forEach((o, i) => { o.textContent = view.seat_names[i]; });
+  undo.disabled = !view.can_undo;
   moves.innerHTML = "";
   view.moves.forEach((m, i) => {
     const item = document.createElement("li");
@@ -36,6 +44,10 @@ async function start() {
   message.textContent = "";
   status.textContent = "Starting…";
   try {
+    // a bot that solves the game first says so: the start then takes seconds, not a moment
+    const query = new URLSearchParams({ game: f.game.value.trim(), opponent: f.opponent.value.trim() });
+    const { note } = await api("GET", `/api/solving?${query}`);
+    if (note) status.textContent = `The bot is ${note}…`;
     show(await api("POST", "/api/play", {
       game: f.game.value.trim(),
       opponent: f.opponent.value.trim(),
@@ -88,6 +100,18 @@ typed.addEventListener("submit", (event) => {
   const text = typed.elements.move.value;
   typed.elements.move.value = "";
   send(text);
+});
+undo.addEventListener("click", async () => {
+  if (!current || busy) return;
+  busy = true;
+  message.textContent = "";
+  try {
+    show(await api("POST", `/api/play/${current.id}/undo`));
+  } catch (err) {
+    message.textContent = err.message;
+  } finally {
+    busy = false;
+  }
 });
 setup.addEventListener("submit", (event) => {
   event.preventDefault();
