@@ -39,7 +39,10 @@ function show(view) {
   board.dataset.over = String(view.over);
 }
 
+let starts = 0; // a start answered after a newer one began is dropped
+
 async function start() {
+  const mine = ++starts;
   const f = setup.elements;
   message.textContent = "";
   status.textContent = "Starting…";
@@ -47,18 +50,22 @@ async function start() {
     // a bot that solves the game first says so: the start then takes seconds, not a moment
     const query = new URLSearchParams({ game: f.game.value.trim(), opponent: f.opponent.value.trim() });
     const { note } = await api("GET", `/api/solving?${query}`);
+    if (mine !== starts) return;
     if (note) status.textContent = `The bot is ${note}…`;
-    show(await api("POST", "/api/play", {
+    const view = await api("POST", "/api/play", {
       game: f.game.value.trim(),
       opponent: f.opponent.value.trim(),
       seat: Number(f.seat.value),
       seed: Number(f.seed.value || 0),
-    }));
+    });
+    if (mine !== starts) return;
+    show(view);
     document.getElementById("game-name").textContent = current.game;
     const path = `/play/${encodeURI(current.game)}`;
     if (window.location.pathname !== path) history.replaceState(null, "", path);
     board.focus();
   } catch (err) {
+    if (mine !== starts) return;
     status.textContent = "No game.";
     message.textContent = err.message;
   }
