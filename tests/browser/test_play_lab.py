@@ -185,7 +185,7 @@ def test_a_second_lab_never_meets_a_404(server: str, page: Any) -> None:
 def test_against_a_person_the_finished_board_stays(server: str, page: Any) -> None:
     new_lab(page, server, opponent="person", seed="1")
     page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)
-    assert page.locator("#board svg text").first.text_content().startswith("first (X): menace")
+    assert page.inner_text("#board-title").startswith("first (X): menace")
     for _ in range(5):
         if page.is_visible("#next-game"):
             break
@@ -197,6 +197,7 @@ def test_against_a_person_the_finished_board_stays(server: str, page: Any) -> No
     # the finished game is still on the board: no moves, and MENACE's and our marks are there
     assert page.locator("#board [data-move]").count() == 0
     assert page.locator("#board svg circle").count() >= 2
+    page.locator("#person").scroll_into_view_if_needed()
     shot(page, "menace_person_over", full_page=False)
     page.click("#board svg")
     page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)

@@ -79,7 +79,8 @@ def play(spec: str, opponents: list[str]) -> str:
         '<option value="1">second</option></select></label>'
         '<label>Seed <input name="seed" type="number" value="0" min="0" size="6"></label>'
         '<button id="new-game">New game</button></form>'
-        '<div class="play"><div id="board" class="board-box" tabindex="0"></div>'
+        '<div class="play"><div class="board-column"><p id="board-title" class="board-title"></p>'
+        '<div id="board" class="board-box" tabindex="0"></div></div>'
         '<aside><p id="you-are" class="you-are"></p><p id="status" role="status">Loading…</p>'
         '<p id="message" class="message" role="alert"></p>'
         '<form id="typed" class="inline"><label>Type a move <input name="move" size="10">'
@@ -248,7 +249,7 @@ def menace_lab(max_games: int) -> str:
         '<button id="step" type="button">One game</button>'
         f'<label>Speed <select id="speed">{speeds}</select></label>'
         '<button id="top" type="button" title="train as fast as the library runs">'
-        "⏩ Top speed</button>"
+        "▶▶ Top speed</button>"
         '<label>Save as run <input id="save-name" size="16" placeholder="lab-1"></label>'
         '<button id="save" type="button">Save</button></div>'
         '<p id="message" class="message" role="alert"></p>'
@@ -265,6 +266,7 @@ def menace_lab(max_games: int) -> str:
         '<p id="last-game" class="muted"></p>'
         '<div id="chart"></div></div>'
         '<div id="person" hidden><p id="status" role="status"></p>'
+        '<p id="board-title" class="board-title"></p>'
         '<div id="board" class="board-box lab-board"></div>'
         '<button id="next-game" type="button" hidden>Next game</button></div></div>'
         '<h2>Matchboxes <small id="box-count"></small></h2>'

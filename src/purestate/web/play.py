@@ -278,7 +278,10 @@ class Session:
             "you_are": seats[self.person],
             "can_undo": bool(self.turns),
             "seed": self.seed,
-            "svg": str(svg(self.game, shown, title, last, m.states[:k])),
+            # the title goes above the board in the page, not into the picture: a title wider
+            # than the board would widen the picture, and it scales with the board
+            "title": title,
+            "svg": str(svg(self.game, shown, "", last, m.states[:k])),
             "moves": [self.game.format_move(x) for x in m.moves[:k]],
             "movers": list(m.movers[:k]),
             "bot_moves": list(self.last_bot),

@@ -23,6 +23,7 @@ function say(text) {
 function showBoard(view) {
   $("board").innerHTML = view.svg;
   fitBoard($("board"));
+  $("board-title").textContent = view.title;
   $("status").textContent = view.over ? `Game over: ${view.result}` :
     view.your_turn ? "Your move: click a square." : "MENACE is thinking…";
 }

@@ -20,6 +20,7 @@ function show(view) {
   current = view;
   board.innerHTML = view.svg;
   fitBoard(board);
+  document.getElementById("board-title").textContent = view.title;
   youAre.textContent = `You are ${view.you_are}.`;
   // the seat choice names each seat as the game does ("first (X)", "second (blue)")
   [...setup.elements.seat.options].forEach((o, i) => { o.textContent = view.seat_names[i]; });
@@ -46,6 +47,12 @@ async function start() {
   const f = setup.elements;
   message.textContent = "";
   status.textContent = "Starting…";
+  // the last game's board goes at once: what is shown next is the new game's
+  current = null;
+  board.innerHTML = "";
+  youAre.textContent = "";
+  document.getElementById("board-title").textContent = "";
+  undo.disabled = true;
   try {
     // a bot that solves the game first says so: the start then takes seconds, not a moment
     const query = new URLSearchParams({ game: f.game.value.trim(), opponent: f.opponent.value.trim() });
