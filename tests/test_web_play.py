@@ -204,3 +204,10 @@ def test_the_lab_names_the_seats_by_their_marks(client: TestClient) -> None:
     assert view["seat_names"] == ["first (X)", "second (O)"]
     title = view["board"]["title"]
     assert title.startswith("first (X): menace") and title.endswith("second (O): you")
+
+
+def test_purestate_play_names_the_seats_as_the_page_does() -> None:
+    result = runner.invoke(cli_app, ["play", "tictactoe", "--opponent", "random", "--seat",
+                                     "second"], input="q\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "You are second (O); random is first (X)." in result.output

@@ -186,6 +186,10 @@ def test_against_a_person_the_finished_board_stays(server: str, page: Any) -> No
     new_lab(page, server, opponent="person", seed="1")
     page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)
     assert page.inner_text("#board-title").startswith("first (X): menace")
+    assert page.locator("#setup select[name=seat] option").all_inner_texts() == [
+        "first (X)",
+        "second (O)",
+    ]
     for _ in range(5):
         if page.is_visible("#next-game"):
             break

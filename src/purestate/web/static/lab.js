@@ -107,6 +107,8 @@ async function start() {
     });
     lab = view;
     person = view.opponent === "person";
+    // MENACE's seat named as the game names it ("first (X)")
+    [...f.seat.options].forEach((o, i) => { o.textContent = view.seat_names[i]; });
     $("person").hidden = !person;
     $("speed").disabled = person;
     $("save").disabled = person;
