@@ -123,6 +123,6 @@ def winning_line(centres: list[tuple[float, float]], width: float, cells: str) -
     """A green stroke through the centres of a winning line's cells, over the marks but taking
     no clicks; ``cells`` (the game's names for them) goes in ``data-cells`` for the browser."""
     (x1, y1), (x2, y2) = centres[0], centres[-1]
-    return el("path", d=f"M{x1},{y1}L{x2},{y2}", stroke=WIN, stroke_width=width, opacity=0.75,
+    return el("path", d=f"M{x1},{y1}L{x2},{y2}", stroke=WIN, stroke_width=width, opacity=0.6,
               stroke_linecap="round", fill="none", pointer_events="none", class_="win",
               data_cells=cells)  # fmt: skip

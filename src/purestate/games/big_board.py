@@ -689,7 +689,7 @@ class BigBoardGame(Generic[S]):
                     for p in line
                 ]  # fmt: skip
                 names = " ".join(self.layout.board_name(9 * k + p) for p in line)
-                parts.append(winning_line(centres, 16, names))
+                parts.append(winning_line(centres, 12, names))
         width = 2 * _MARGIN + big_boards * _BIG + (big_boards - 1) * _BIG_GAP
         height = 2 * _MARGIN + 18 + _BIG
         return document(width, height, "".join(parts), title, self.spec.name)

@@ -36,7 +36,7 @@ function show(view) {
   else if (view.your_turn) {
     const bot = view.bot_moves.length ? `${view.opponent} played ${view.bot_moves.join(", ")}. ` : "";
     status.textContent = `${bot}Your move.`;
-  } else status.textContent = "The bot is thinking…";
+  } else status.textContent = `${view.opponent} is thinking…`;
   board.dataset.over = String(view.over);
 }
 
@@ -82,7 +82,7 @@ async function send(text) {
   if (!current || busy) return;
   busy = true;
   message.textContent = "";
-  status.textContent = "The bot is thinking…";
+  status.textContent = `${current.opponent} is thinking…`;
   try {
     show(await api("POST", `/api/play/${current.id}/move`, { move: text }));
   } catch (err) {
