@@ -70,7 +70,7 @@ async function start() {
     document.getElementById("game-name").textContent = current.game;
     const path = `/play/${encodeURI(current.game)}`;
     if (window.location.pathname !== path) history.replaceState(null, "", path);
-    board.focus();
+    board.focus({ preventScroll: true });
   } catch (err) {
     if (mine !== starts) return;
     status.textContent = "No game.";
