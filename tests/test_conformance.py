@@ -28,6 +28,8 @@ from purestate.core.hooks import (
     playout_of,
     render_labels_of,
     score_of,
+    seat_marks_of,
+    seat_name,
     unscored_of,
 )
 from purestate.core.record import game_spec
@@ -433,6 +435,24 @@ def test_the_drawing_is_svg_with_a_data_move_for_each_legal_move(
             assert root.tag == f"{SVG}svg"
             texts = [e.get("data-move") for e in root.iter() if e.get("data-move") is not None]
             assert sorted(texts) == sorted(game.format_move(m) for m in game.legal(s))
+
+
+@pytest.mark.with_hook.with_args(seat_marks_of)
+def test_the_seats_have_two_different_marks_named_with_their_order(
+    hooked_game: Game[Any, Any],
+) -> None:
+    marks = seat_marks_of(hooked_game)
+    assert marks is not None and len(set(marks)) == 2 and all(m.strip() == m != "" for m in marks)
+    # one way everywhere: the seat's order, then its mark
+    assert [seat_name(hooked_game, p) for p in (0, 1)] == [
+        f"first ({marks[0]})",
+        f"second ({marks[1]})",
+    ]
+
+
+def test_every_registered_game_names_its_seats_marks(registered_game: Game[Any, Any]) -> None:
+    # "you are X", "you are blue": a person is told what they play with in every game
+    assert seat_marks_of(registered_game) is not None
 
 
 @pytest.mark.with_hook.with_args(coloured_board_of)

@@ -571,7 +571,7 @@ def test_play_suggests_the_seat_the_table_can_play(tmp_path: Path) -> None:
     _saved(path, "tictactoe", "menace")  # MENACE plays first: the person must play second
     result = runner.invoke(app, ["play", "--opponent", "menace", "--table", str(path)], input="")
     assert result.exit_code == 2
-    assert "this table plays your seat; try --seat second" in result.stderr
+    assert "this table plays your seat, first (X); try --seat second" in result.stderr
 
 
 # -- a table names its game with its options (issue 21) ------------------------------------------

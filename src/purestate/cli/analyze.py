@@ -12,6 +12,7 @@ from purestate.cli import app
 from purestate.cli.common import UserError, console, friendly, game_from, print_json, table_from
 from purestate.cli.options import AsJson
 from purestate.core.agent import has_greedy
+from purestate.core.hooks import seat_name
 from purestate.io.solutions import load_or_solve
 from purestate.io.tables import table_game
 from purestate.solve import require_solvable
@@ -87,7 +88,7 @@ def analyze_command(
     out.add_row("mean loss per position", f"{result.mean_loss:.3f}")
     for r in seats:
         out.add_row(
-            f"vs solver as player {r['seat']}",
+            f"vs solver as {seat_name(g, r['seat'])}",
             f"{r['result']:+g} (perfect play: {r['perfect']:+g})",
         )
     console.print(out)

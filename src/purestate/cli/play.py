@@ -30,7 +30,7 @@ from purestate.cli.selfplay import Seat
 from purestate.core.agent import greedy_agent
 from purestate.core.episode import Episode
 from purestate.core.game import IllegalMove, ParseError
-from purestate.core.hooks import supports_seat
+from purestate.core.hooks import seat_name, supports_seat
 from purestate.core.keys import Key, fold_in, key
 from purestate.core.match import Match
 from purestate.core.record import Record, game_spec
@@ -82,6 +82,10 @@ def _play_one(game: Any, bot: Any, bot_table: Any, k: Key, person: int) -> Episo
     seats: tuple[Any, Any] = (None, bot) if person == 0 else (bot, None)
     tables: tuple[Any, Any] = (None, bot_table) if person == 0 else (bot_table, None)
     match = Match.start(game, seats, tables, k)
+    console.print(
+        f"You are {seat_name(game, person)}; {bot.spec} is {seat_name(game, 1 - person)}.",
+        highlight=False,
+    )
     announced = match
     seen: tuple[Any, ...] = (game.initial(),)
     while True:
@@ -186,7 +190,10 @@ def play_command(
         bot, loaded = table_from(table, g, opponent)
         if not supports_seat(bot, loaded.table, 1 - human):
             yours = Seat.second if supports_seat(bot, loaded.table, 0) else Seat.first
-            raise UserError(f"{table}: this table plays your seat; try --seat {yours.value}")
+            raise UserError(
+                f"{table}: this table plays your seat, {seat_name(g, human)}; "
+                f"try --seat {yours.value}"
+            )
         bot_table = loaded.table
         games_done = loaded.games
     else:

@@ -22,11 +22,10 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
-from purestate.core.learning import cumulative_incentive, wilson
+from purestate.core.learning import wilson
 from purestate.core.registry import agent, classic_spec, make_spec
 from purestate.core.spec import SpecError, format_spec
-from purestate.experiments.selfplay import SELF, Selfplay, game_record
-from purestate.io import plots
+from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
 from purestate.io.records import appending, record_line
 from purestate.io.runs import (
@@ -51,6 +50,7 @@ from purestate.io.selfplay import (
     check_run_format,
     save_checkpoint,
     table_files,
+    write_curve,
     write_summary,
 )
 from purestate.io.selfplay import (
@@ -370,7 +370,6 @@ def _train(
 ) -> dict[str, Any]:  # fmt: skip
     """Play the run from its checkpoint to ``total`` games, logging and checkpointing; write the
     summary and the learning curve for the whole run, and return the summary."""
-    learner, opp = run.agents()
     me = run.seat
     start = restored.games
     outcomes = restored.outcomes()
@@ -408,21 +407,7 @@ def _train(
     save_checkpoint(out_dir, run, g, tables, played, first_refusal)
     summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
     if plot:
-        name = run.opponent.partition(":")[0]
-        opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
-        plots.learning_curve(
-            out_dir / "learning_curve.png",
-            summary,
-            cumulative_incentive(outcomes),
-            plots.curve_title(
-                plots.full_spec(run.agent.partition(":")[0], learner),
-                summary["seat"],
-                opponent,
-                summary["game_spec"],
-                run.seed,
-            ),
-            beads=run.agent.partition(":")[0] == "menace",
-        )
+        write_curve(out_dir, run, summary, outcomes)
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
 

@@ -342,6 +342,16 @@ class ColouredBoard(Protocol):
         ...
 
 
+class MarkedSeats(Protocol):
+    """A game whose seats a person tells apart by a mark or a colour (X and O, blue and red)."""
+
+    seat_marks: tuple[str, str]
+    """What the first and the second seat play with, in the words a person reads on the board
+    and in the terminal (``"X"``, ``"blue"``): two different non-empty texts. Read through
+    ``core.hooks.seat_name`` (``"first (X)"``) by the web app and the CLI, which name a seat
+    that way and no other."""
+
+
 class MadeFor(Protocol):
     """An evaluation or per-move scores made for some games only (``made_for`` declares it)."""
 

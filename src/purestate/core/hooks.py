@@ -2,7 +2,7 @@
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``, ``Scored``,
 ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``,
-``ColouredBoard`` and, for evaluations and move scores, ``MadeFor`` beside ``Game``
+``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside ``Game``
 (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
 ``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ChangedDefaults`` beside ``Agent``
 (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
@@ -120,6 +120,29 @@ def coloured_board_of(game: Any) -> ColouredBoardFn | None:
     """The game's terminal board in coloured pieces (``ColouredBoard``), or None: ``render``."""
     found: ColouredBoardFn | None = _method(game, "coloured_board")
     return found
+
+
+SEATS = ("first", "second")
+"""The seats' names: every message names seat 0 the first and seat 1 the second."""
+
+
+def seat_marks_of(game: Any) -> tuple[str, str] | None:
+    """What each seat plays with (``MarkedSeats``: ``("X", "O")``), or None."""
+    found = getattr(game, "seat_marks", None)
+    if (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and all(isinstance(m, str) and m for m in found)
+    ):
+        return (found[0], found[1])
+    return None
+
+
+def seat_name(game: Any, seat: int) -> str:
+    """A seat as every message names it: ``"first (X)"``, ``"second (blue)"``; plain ``"first"``
+    for a game that declares no marks."""
+    marks = seat_marks_of(game)
+    return SEATS[seat] if marks is None else f"{SEATS[seat]} ({marks[seat]})"
 
 
 def made_for_of(fn: Any) -> tuple[str, ...] | None:

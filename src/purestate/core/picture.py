@@ -18,6 +18,8 @@ HIGHLIGHT = "#ffe27a"
 """The last move's background."""
 ACTIVE = "#fff6d6"
 """Where the player to move may play (ultimate and Xtreme small boards)."""
+WIN = "#2e9e4f"
+"""The stroke through a winning line."""
 INK = "#222"
 PAPER = "#fbfaf5"
 TITLE_HEIGHT = 26
@@ -115,3 +117,12 @@ def nought(x: float, y: float, size: float, colour: str, width: float) -> str:
         stroke_width=width,
         fill="none",
     )
+
+
+def winning_line(centres: list[tuple[float, float]], width: float, cells: str) -> str:
+    """A green stroke through the centres of a winning line's cells, over the marks but taking
+    no clicks; ``cells`` (the game's names for them) goes in ``data-cells`` for the browser."""
+    (x1, y1), (x2, y2) = centres[0], centres[-1]
+    return el("path", d=f"M{x1},{y1}L{x2},{y2}", stroke=WIN, stroke_width=width, opacity=0.6,
+              stroke_linecap="round", fill="none", pointer_events="none", class_="win",
+              data_cells=cells)  # fmt: skip

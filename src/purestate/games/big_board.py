@@ -44,9 +44,10 @@ from purestate.core.picture import (
     move_data,
     nought,
     text,
+    winning_line,
 )
 from purestate.core.planes import bits
-from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS
+from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS, line_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -516,6 +517,9 @@ class BigBoardGame(Generic[S]):
     (the player to move, the bonus move, the points).
     """
 
+    seat_marks: ClassVar[tuple[str, str]] = MARKS
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
+
     __slots__ = ()
     layout: ClassVar[BigBoards]
 
@@ -665,15 +669,27 @@ class BigBoardGame(Generic[S]):
                 elif state.o >> move & 1:
                     parts.append(nought(x, y, _CELL, PLAYER_COLOURS[1], 3))
             if won is not None:
+                # faint and thin: the small board's own marks stay readable under it
                 shape = cross if won == 0 else nought
                 parts.append(
-                    el("g", shape(bx, by, _SMALL, PLAYER_COLOURS[won], 9), opacity=0.55,
+                    el("g", shape(bx, by, _SMALL, PLAYER_COLOURS[won], 6), opacity=0.3,
                        pointer_events="none", class_="won")
                 )  # fmt: skip
         for k in range(big_boards):
             x = _MARGIN + k * (_BIG + _BIG_GAP)
             if big_boards > 1:
                 parts.append(text(x, _MARGIN + 8, f"big board {k}", 13, fill=INK))
+            for won in (state.won_x, state.won_o):
+                line = line_of(won >> 9 * k & FULL)
+                if line is None:
+                    continue
+                centres = [
+                    (x + (p % 3) * (_SMALL + _GAP) + _SMALL / 2,
+                     _MARGIN + 18 + (p // 3) * (_SMALL + _GAP) + _SMALL / 2)
+                    for p in line
+                ]  # fmt: skip
+                names = " ".join(self.layout.board_name(9 * k + p) for p in line)
+                parts.append(winning_line(centres, 12, names))
         width = 2 * _MARGIN + big_boards * _BIG + (big_boards - 1) * _BIG_GAP
         height = 2 * _MARGIN + 18 + _BIG
         return document(width, height, "".join(parts), title, self.spec.name)

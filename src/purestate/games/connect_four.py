@@ -19,14 +19,23 @@ column ``c``: a move is one addition.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
 
 from purestate.core import keys
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import memo
-from purestate.core.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, move_data, text
+from purestate.core.picture import (
+    HIGHLIGHT,
+    INK,
+    PLAYER_COLOURS,
+    document,
+    el,
+    move_data,
+    text,
+    winning_line,
+)
 from purestate.core.planes import bits
 from purestate.core.symmetry import PermutationGroup
 
@@ -271,6 +280,9 @@ class ConnectFour:
         rows: Rows up (4-9; 6 by default).
         connect: Stones in a row that win (3 up to the larger of columns and rows; 4 by default).
     """
+
+    seat_marks: ClassVar[tuple[str, str]] = ("X, blue", "O, red")
+    """What each seat plays with (``MarkedSeats``): the terminal's mark, the drawing's colour."""
 
     columns: int = 7
     rows: int = 6
@@ -608,8 +620,29 @@ class ConnectFour:
                 el("rect", x=x, y=_MARGIN, width=_CELL, height=height, fill="transparent",
                    class_="cell", **move_data(self.format_move(c), c in legal))
             )  # fmt: skip
+        line = self._winning_cells(state)
+        if line:
+            centres = [(_MARGIN + (c + 0.5) * _CELL, _MARGIN + (b.rows - r - 0.5) * _CELL)
+                       for c, r in line]  # fmt: skip
+            names = " ".join(f"{self.format_move(c)}:{r + 1}" for c, r in line)
+            parts.append(winning_line(centres, 12, names))
         return document(2 * _MARGIN + width, 2 * _MARGIN + height + _LABELS, "".join(parts),
                         title, self.spec.name)  # fmt: skip
+
+    def _winning_cells(self, state: State) -> list[tuple[int, int]]:
+        """The winner's ``connect`` stones in a row as (column, row) from one end to the other,
+        or [] while nobody has won (for the drawing: a scan of the cells, not the bitboard)."""
+        if state.winner < 0:
+            return []
+        mark, n = MARKS[state.winner], self.connect
+        for c in range(self.columns):
+            for r in range(self.rows):
+                for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    cells = [(c + i * dc, r + i * dr) for i in range(n)]
+                    if all(0 <= x < self.columns and 0 <= y < self.rows
+                           and self.cell(state, x, y) == mark for x, y in cells):  # fmt: skip
+                        return cells
+        return []
 
 
 # the drawing's measures

@@ -22,7 +22,7 @@ game driven from Python.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
@@ -301,6 +301,9 @@ class DotsAndBoxes:
             the board shows and a plain typed number means. It changes only the text for people,
             so games that differ only in it are equal.
     """
+
+    seat_marks: ClassVar[tuple[str, str]] = ("A, blue", "B, red")
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
 
     rows: int = 2
     cols: int = 2

@@ -8,7 +8,7 @@ first visit a step, the legal moves, the result and the canonical form are dict 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import frozen
 
@@ -23,9 +23,11 @@ from purestate.core.picture import (
     el,
     move_data,
     nought,
+    winning_line,
 )
 from purestate.core.planes import bits
 from purestate.core.symmetry import grid_group
+from purestate.games.small_board import line_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -155,6 +157,9 @@ _SPEC = GameSpec("tictactoe", 2, 9, positions=5478, default_opponent="perfect")
 @frozen
 class TicTacToe:
     """Tic-tac-toe on a 3×3 board; X (player 0) moves first."""
+
+    seat_marks: ClassVar[tuple[str, str]] = MARKS
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
 
     @property
     def spec(self) -> GameSpec:
@@ -342,6 +347,12 @@ class TicTacToe:
                 parts.append(cross(x, y, _CELL, PLAYER_COLOURS[0], 8))
             elif state.o >> i & 1:
                 parts.append(nought(x, y, _CELL, PLAYER_COLOURS[1], 8))
+        line = line_of(state.x) or line_of(state.o)
+        if line is not None:
+            centres = [
+                (_MARGIN + _CELL * (c % 3 + 0.5), _MARGIN + _CELL * (c // 3 + 0.5)) for c in line
+            ]
+            parts.append(winning_line(centres, 14, " ".join(self.format_move(c) for c in line)))
         for k in (1, 2):
             a, end = _MARGIN + _CELL * k, _MARGIN + 3 * _CELL
             parts.append(el("path", d=f"M{a},{_MARGIN}V{end}M{_MARGIN},{a}H{end}", stroke=INK,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from purestate.core.learning import cumulative_incentive
 from purestate.core.record import Record, RecordError, replay_record
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError, format_spec
@@ -173,6 +174,29 @@ def write_summary(
             b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
     return summary
+
+
+def write_curve(
+    out_dir: Path, run: Selfplay, summary: dict[str, Any], outcomes: Sequence[int]
+) -> None:
+    """Write ``learning_curve.png`` for the whole run in ``out_dir`` from its ``summary``
+    (``write_summary``'s) and its outcomes (the learner's, one per game)."""
+    learner, opp = run.agents()
+    name = run.opponent.partition(":")[0]
+    opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
+    plots.learning_curve(
+        out_dir / "learning_curve.png",
+        summary,
+        cumulative_incentive(outcomes),
+        plots.curve_title(
+            plots.full_spec(run.agent.partition(":")[0], learner),
+            summary["seat"],
+            opponent,
+            summary["game_spec"],
+            run.seed,
+        ),
+        beads=run.agent.partition(":")[0] == "menace",
+    )
 
 
 def _solvable(g: Any) -> bool:

@@ -116,6 +116,18 @@ def require_solvable(
     )
 
 
+def solve_size(game: Game[Any, Any]) -> tuple[int | None, str]:
+    """What solving ``game`` fills, and its unit: the game's own solver's count
+    (``SizedSolver``: dots and boxes' ``"line sets"``), else the game's position bound (``None``
+    when it declares none) in ``"positions"``. Cheap: nothing is solved."""
+    module = importlib.import_module(solver_for(game).partition(":")[0])
+    own_size = solver_size_of(module)
+    if own_size is None:
+        return game.spec.positions, "positions"
+    unit: str = module.SIZE_UNIT
+    return own_size(game), unit
+
+
 def solve(game: Game[Any, Any]) -> Solution:
     """The exact solution of ``game`` (memoised per game).
 

@@ -43,7 +43,7 @@ from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
 from purestate.web.guard import Guard, allowed_hosts, browser_of
 from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, lab_store, new_lab
 from purestate.web.owners import Owned
-from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS, Session, new_session
+from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS, Session, new_session, solving
 from purestate.web.runs import game_view, inside, list_runs, run_view
 from purestate.web.travel import can_travel, table_after
 
@@ -296,6 +296,23 @@ def create_app(
 
         return JSONResponse(await budget.run(request, act, session))
 
+    async def api_undo(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        session = sessions.get(sid, owner(request))
+        await _json(request)
+
+        def undo(s: Session) -> dict[str, Any]:
+            with s.lock:
+                s.undo()
+                return s.view(sid)
+
+        return JSONResponse(await run_in_threadpool(undo, session))
+
+    async def api_solving(request: Request) -> Response:
+        game = request.query_params.get("game", "tictactoe")
+        opponent = request.query_params.get("opponent", "")
+        return JSONResponse({"note": await run_in_threadpool(solving, game, opponent)})
+
     async def api_runs(request: Request) -> Response:
         return JSONResponse({"runs": await run_in_threadpool(list_runs, root)})
 
@@ -412,6 +429,8 @@ def create_app(
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/play/{sid}", api_session),
         Route("/api/play/{sid}/move", api_move, methods=["POST"]),
+        Route("/api/play/{sid}/undo", api_undo, methods=["POST"]),
+        Route("/api/solving", api_solving),
         Route("/api/runs", api_runs),
         Route("/api/runs/{run:path}/games/{index:int}", api_game),
         Route("/api/runs/{run:path}/table/{k:int}", api_table),

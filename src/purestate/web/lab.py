@@ -29,6 +29,7 @@ from typing import Any
 
 from purestate.agents.menace import Menace, MenaceTable
 from purestate.core.episode import Episode
+from purestate.core.hooks import seat_name
 from purestate.core.keys import key
 from purestate.core.learning import blocks, cumulative_incentive, learn_step, tally, train
 from purestate.core.registry import agent
@@ -38,7 +39,13 @@ from purestate.experiments.selfplay import SELF, GameLog, Selfplay, refused
 from purestate.io.files import FileFormatError, write_json
 from purestate.io.records import append_records
 from purestate.io.runs import run_folder
-from purestate.io.selfplay import RUN_FILES, manifest, save_checkpoint, write_summary
+from purestate.io.selfplay import (
+    RUN_FILES,
+    manifest,
+    save_checkpoint,
+    write_curve,
+    write_summary,
+)
 from purestate.web.budget import LAB_SHARE, Budget, require_quick_solve
 from purestate.web.charts import curve_svg
 from purestate.web.errors import WebError
@@ -311,6 +318,7 @@ class Lab:
             "opponent_spec": PERSON if self.person else (
                 SELF if self.run.opponent == SELF else opponent.spec),
             "seat": self.seat,
+            "seat_names": [seat_name(self.game, p) for p in (0, 1)],
             "seed": self.run.seed,
             "boxes": self.boxes(),
             "update": self.update(),
@@ -335,8 +343,8 @@ class Lab:
         """Write the lab as a selfplay run folder ``name`` in the runs folder (a new folder).
 
         The folder is what ``purestate selfplay --out`` writes for the same settings and number
-        of games (without the picture), so ``selfplay --resume`` continues it and ``evaluate
-        --table`` plays its table.
+        of games (the same files, ``learning_curve.png`` too), so ``selfplay --resume``
+        continues it and ``evaluate --table`` plays its table.
 
         Raises:
             WebError: a lab against a person (selfplay could not continue it), no games yet, a
@@ -359,8 +367,9 @@ class Lab:
                     write_json(out / "run.json", {**manifest(run, g), "games": self.played})
                     append_records(out, (x.record(run) for x in self.logs))
                     save_checkpoint(out, run, g, self.tables, self.played, self.refused_at)
-                    write_summary(out, run, g, self.outcomes, self.resigned, self.refused_at,
-                                  SUMMARY_BLOCK)  # fmt: skip
+                    summary = write_summary(out, run, g, self.outcomes, self.resigned,
+                                            self.refused_at, SUMMARY_BLOCK)  # fmt: skip
+                    write_curve(out, run, summary, self.outcomes)
             except FileFormatError as e:
                 raise WebError(str(e).replace(str(root.resolve()), "<runs>")) from None
         return {"saved": name, "games": self.played}

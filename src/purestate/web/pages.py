@@ -79,11 +79,14 @@ def play(spec: str, opponents: list[str]) -> str:
         '<option value="1">second</option></select></label>'
         '<label>Seed <input name="seed" type="number" value="0" min="0" size="6"></label>'
         '<button id="new-game">New game</button></form>'
-        '<div class="play"><div id="board" class="board-box" tabindex="0"></div>'
-        '<aside><p id="status" role="status">Loading…</p>'
+        '<div class="play"><div class="board-column"><p id="board-title" class="board-title"></p>'
+        '<div id="board" class="board-box" tabindex="0"></div></div>'
+        '<aside><p id="you-are" class="you-are"></p><p id="status" role="status">Loading…</p>'
         '<p id="message" class="message" role="alert"></p>'
         '<form id="typed" class="inline"><label>Type a move <input name="move" size="10">'
-        "</label> <button>Play</button></form>"
+        "</label> <button>Play</button> "
+        '<button id="undo" type="button" title="take back your last move and the bot\'s answer"'
+        " disabled>↶ Undo</button></form>"
         '<h3>Moves</h3><ol id="moves"></ol></aside></div>'
     )
     return page(f"play {spec}", body, "play.js", {"game": spec})
@@ -407,6 +410,10 @@ def replay_page(run: str, index: int) -> str:
     return page(f"{run} game {index}", body, "replay.js", {"run": run, "index": index})
 
 
+DEFAULT_SPEED = 20
+"""The lab's pace when a page opens, in games per second: one a person can watch."""
+
+
 def menace_lab(max_games: int) -> str:
     """The MENACE lab: MENACE's options, the opponent, the pace, the counters, the learning
     curve, the board against a person, and every matchbox with its beads."""
@@ -417,8 +424,9 @@ def menace_lab(max_games: int) -> str:
         items = "".join(f'<option value="{v}">{v or "as the preset"}</option>' for v in values)
         return f'<label>{label} <select name="{name}">{items}</select></label>'
 
+    # the default pace is one a person can watch; top speed is one click away (its button)
     speeds = "".join(
-        f'<option value="{v}"{" selected" if v == 0 else ""}>{t}</option>'
+        f'<option value="{v}"{" selected" if v == DEFAULT_SPEED else ""}>{t}</option>'
         for v, t in ((1, "1 game/s"), (2, "2 games/s"), (5, "5 games/s"), (20, "20 games/s"),
                      (100, "100 games/s"), (0, "top speed"))
     )  # fmt: skip
@@ -448,6 +456,8 @@ def menace_lab(max_games: int) -> str:
         '<button id="run" type="button">▶ Train</button>'
         '<button id="step" type="button">One game</button>'
         f'<label>Speed <select id="speed">{speeds}</select></label>'
+        '<button id="top" type="button" title="train as fast as the library runs">'
+        "▶▶ Top speed</button>"
         '<label>Save as run <input id="save-name" size="16" placeholder="lab-1"></label>'
         '<button id="save" type="button">Save</button></div>'
         '<p id="message" class="message" role="alert"></p>'
@@ -458,10 +468,15 @@ def menace_lab(max_games: int) -> str:
         '<b id="incentive">0</b></p>'
         '<p id="refused" class="refused" hidden>MENACE refuses to play: its first box is '
         "empty.</p>"
+        '<p id="done-note" class="done-note" role="status" hidden><span id="done-text"></span> '
+        '<button id="more" type="button">Play <span id="more-count">1000</span> more</button>'
+        "</p>"
         '<p id="last-game" class="muted"></p>'
         '<div id="chart"></div></div>'
         '<div id="person" hidden><p id="status" role="status"></p>'
-        '<div id="board" class="board-box"></div></div></div>'
+        '<p id="board-title" class="board-title"></p>'
+        '<div id="board" class="board-box lab-board"></div>'
+        '<button id="next-game" type="button" hidden>Next game</button></div></div>'
         '<h2>Matchboxes <small id="box-count"></small></h2>'
         '<div class="controls"><label>Find a box <input id="filter" size="14" '
         'placeholder="position, e.g. X...O"></label>'

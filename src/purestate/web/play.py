@@ -17,15 +17,17 @@ from typing import Any
 
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.game import Game, IllegalMove, ParseError
-from purestate.core.hooks import supports_seat
+from purestate.core.hooks import seat_name, supports_seat
 from purestate.core.keys import fold_in, key
 from purestate.core.match import Match
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
+from purestate.io.solutions import cache_path, load_or_solve
 from purestate.io.tables import load_table, load_table_agent
-from purestate.web.budget import Budget, require_quick_solve
+from purestate.solve import memoised
+from purestate.web.budget import Budget, require_quick_solve, solving_note
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import inside
 
@@ -70,7 +72,10 @@ def opponent_of(
 
     def clocked(text: str) -> Any:
         bot = budget.bot(agent(text), clock)
-        require_quick_solve(bot, game)
+        require_quick_solve(bot, game, once=True)
+        if solving_note(bot, game, lambda: solved(game)) or solved_on_disk(game):
+            # solved once for every later game: read from (or written to) the disk cache
+            load_or_solve(game)
         return bot
 
     if len(spec) > MAX_SPEC:
@@ -98,6 +103,35 @@ def opponent_of(
         raise WebError(str(e)) from None
 
 
+def solved_on_disk(game: Game[Any, Any]) -> bool:
+    """Whether the disk cache holds ``game``'s solution (reading it takes well under a second)."""
+    try:
+        path = cache_path(game)
+    except (ValueError, ImportError):
+        return False
+    return path is not None and path.is_file()
+
+
+def solved(game: Game[Any, Any]) -> bool:
+    """Whether ``game``'s solution is at hand: in the server's memory or on the disk."""
+    return memoised(game) is not None or solved_on_disk(game)
+
+
+def solving(game_spec: str, opponent: str) -> str:
+    """What the page says while the game ``game_spec`` against ``opponent`` starts: "solving G
+    once, about N s" when the bot first solves the game (``web.budget.solving_note``), else ""
+    (also for a spec the start will refuse with its reason)."""
+    try:
+        game = game_of(game_spec)
+        spec = opponent.strip() or game.spec.default_opponent
+        if spec.startswith(TABLE_PREFIX) or len(spec) > MAX_SPEC:
+            return ""
+        bot = agent(spec)
+    except (WebError, SpecError, ValueError):
+        return ""
+    return solving_note(bot, game, lambda: solved(game))
+
+
 class Session:
     """One game in the browser: the person in seat ``person``, the bot in the other.
 
@@ -118,6 +152,9 @@ class Session:
         tables: tuple[Any, Any] = (None, table) if person == 0 else (table, None)
         self.match = Match.start(game, seats, tables, fold_in(key(seed), index))
         self.last_bot: list[str] = []
+        # the match at each of the person's turns so far: undo goes back to the last (the match
+        # is a value, so keeping it is all undo needs)
+        self.turns: list[Match] = []
         self.lock = threading.Lock()
 
     @property
@@ -200,6 +237,19 @@ class Session:
             # it was
             self.match = before
             raise
+        self.turns.append(before)
+
+    def undo(self) -> None:
+        """Take back the person's last move and the bot's answer to it: the game is as it was
+        at the person's last turn (also after the game ended).
+
+        Raises:
+            WebError: the person has not moved yet.
+        """
+        if not self.turns:
+            raise WebError("nothing to undo: you have not moved yet")
+        self.match = self.turns.pop()
+        self.last_bot = []
 
     def result(self) -> str:
         """The result in words for the person, or "" while the game runs."""
@@ -217,14 +267,21 @@ class Session:
         shown, k = m.view(self.person), m.shown[self.person]
         last = m.moves[k - 1] if k else None
         names = ["you", self.bot.spec] if self.person == 0 else [self.bot.spec, "you"]
-        title = f"{names[0]} (first) vs {names[1]}"
+        seats = [seat_name(self.game, p) for p in (0, 1)]
+        title = f"{seats[0]}: {names[0]} · {seats[1]}: {names[1]}"
         return {
             "id": session_id,
             "game": self.game_spec,
             "opponent": self.bot.spec,
             "seat": self.person,
+            "seat_names": seats,
+            "you_are": seats[self.person],
+            "can_undo": bool(self.turns),
             "seed": self.seed,
-            "svg": str(svg(self.game, shown, title, last, m.states[:k])),
+            # the title goes above the board in the page, not into the picture: a title wider
+            # than the board would widen the picture, and it scales with the board
+            "title": title,
+            "svg": str(svg(self.game, shown, "", last, m.states[:k])),
             "moves": [self.game.format_move(x) for x in m.moves[:k]],
             "movers": list(m.movers[:k]),
             "bot_moves": list(self.last_bot),
@@ -244,7 +301,7 @@ def new_session(
         WebError: a bad game, opponent, seat or seed.
     """
     if seat not in (0, 1):
-        raise WebError("seat must be 0 (you move first) or 1")
+        raise WebError("seat must be 0 (you move first) or 1 (second)")
     if not 0 <= seed < 2**63:
         raise WebError("seed must be a whole number from 0 to 2**63 - 1")
     game = game_of(game_spec)

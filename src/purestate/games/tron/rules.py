@@ -36,7 +36,7 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
@@ -261,6 +261,9 @@ class Tron:
         first_player: Who moves first (alternating) or commits first each round (simultaneous).
         start_seed: The seed of the ``mirror`` draw (ignored for ``start=map``).
     """
+
+    seat_marks: ClassVar[tuple[str, str]] = ("blue", "red")
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
 
     map: str | Map = "empty_room"
     rules: Literal["alternating", "simultaneous"] = "alternating"
