@@ -377,7 +377,7 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
         rows = "".join(
             f'<tr><td><a href="{run_href(name)}/games/{g["index"]}">{g["index"]}</a></td>'
             f"<td>{escape(' vs '.join(g['players']))}</td><td>{escape(g['result'])} "
-            f"(seat {g['seat']})</td><td>{g['plies']}</td></tr>"
+            f"as {escape(g['seat_name'])}</td><td>{g['plies']}</td></tr>"
             for g in view["games"]
         )
         pager = _pager(name, view)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
+from purestate.core.hooks import seat_name
 from purestate.core.learning import Tally, blocks, cumulative_incentive, tally, wilson
 from purestate.core.record import Record, RecordError, replay_record
 from purestate.core.registry import make_spec
@@ -369,6 +370,7 @@ def _facts(folder: Path) -> dict[str, Any]:
     summaries = _summaries(folder)
     records = records_of(folder)
     kind = _kind(folder)
+    names: dict[str, tuple[str, str]] = {}
     facts: dict[str, Any] = {
         "kind": kind,
         "summaries": summaries,
@@ -378,6 +380,7 @@ def _facts(folder: Path) -> dict[str, Any]:
                 "game": r.game,
                 "players": list(r.players),
                 "seat": r.seat,
+                "seat_name": _seat_names(r.game, names)[r.seat],
                 "result": r.result,
                 "plies": len(r.moves),
             }
@@ -624,10 +627,23 @@ def game_view(root: Path, name: str, index: int) -> dict[str, Any]:
     }
 
 
+def _seat_names(spec: str, known: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """How the game ``spec`` names its seats (``"first (X)"``), remembered in ``known`` for the
+    rest of a page; plain first and second for a game no spec here can build."""
+    if spec not in known:
+        try:
+            game = make_spec(spec)
+        except (SpecError, ValueError):
+            known[spec] = ("first", "second")
+        else:
+            known[spec] = (seat_name(game, 0), seat_name(game, 1))
+    return known[spec]
+
+
 def _ending(record: Record) -> str:
     """The recorded result in words: who won, or a draw."""
     a, b = record.returns
     if a == b:
         return "draw"
     winner = 0 if a > b else 1
-    return f"{record.players[winner]} (seat {winner}) won"
+    return f"{record.players[winner]} won as {_seat_names(record.game, {})[winner]}"
