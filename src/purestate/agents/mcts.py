@@ -32,9 +32,8 @@ The hot loop runs on local values and one local ``random.Random`` per ``act`` fr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from attrs import field, frozen
 
@@ -192,13 +191,6 @@ class MCTS:
             with an immediate win is proven when it is created and the move into it is a
             proven loss for the player who made it.
     """
-
-    CLASSIC_DEFAULTS: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {"c": "1.0", "playout": "random", "decisive": "false"}
-    )
-    """The options whose defaults changed with issue 15, at the values they had before: a spec
-    saved before then (``mcts:simulations=300``) meant these wherever it did not set them
-    (``core.registry.classic_spec``)."""
 
     simulations: int = field(default=1000)
     seconds: float = 0.0

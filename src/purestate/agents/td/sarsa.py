@@ -4,18 +4,28 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.agents.td.backup import chain
-from purestate.agents.td.learner import TDLearner
-from purestate.agents.td.notebook import NOTEBOOK_PRESETS
-from purestate.agents.td.tables import Q_LIMIT, Work, clamp
+from purestate.agents.td.learner import TDLearner, td_options
+from purestate.agents.td.notebook import NOTEBOOK_PRESET
+from purestate.agents.td.selfplay import update_selfplay
+from purestate.agents.td.tables import Q_LIMIT, QTable, Work, clamp
+from purestate.core import history
 from purestate.core.episode import Episode
 from purestate.core.game import Game
+from purestate.core.keys import Key
 from purestate.core.spec import SpecError
 
 
-@frozen
+@frozen(
+    these=td_options(
+        alpha=0.2,
+        # typed by the annotations below (attrs reads them; mypy needs them)
+        lam=field(default=0.7),
+        traces=field(default="replacing"),
+    )
+)
 class Sarsa(TDLearner):
     """Tabular SARSA(λ) (``sarsa``): the textbook update with eligibility traces.
 
@@ -32,17 +42,8 @@ class Sarsa(TDLearner):
     The other options are as in ``QLearning``, documented in ``TDLearner``.
     """
 
-    alpha: float = 0.2
-    gamma: float = 1.0
-    lam: float = 0.7
-    traces: Literal["accumulating", "replacing"] = "replacing"
-    epsilon: float = 0.5
-    epsilon_end: float = 0.1
-    schedule: Literal["constant", "linear"] = "linear"
-    episodes: int = 10_000
-    symmetric: bool = True
-    rewards: Literal["score", "end"] = "score"
-    bootstrap: Literal["negamax", "own"] = "negamax"
+    lam: float
+    traces: Literal["accumulating", "replacing"]
 
     name = "sarsa"
 
@@ -54,7 +55,8 @@ class Sarsa(TDLearner):
     @classmethod
     def from_params(cls, params: dict[str, str]) -> Sarsa:
         """Build from spec options."""
-        if params.get("preset") in NOTEBOOK_PRESETS:
+        # the notebook's presets are Q-learning's: a SARSA run asking for one is pointed there
+        if history.preset("qlearning", params.get("preset")) == NOTEBOOK_PRESET:
             raise SpecError(
                 "the notebook's learner is Q-learning: use qlearning_notebook "
                 "(formerly qlearning:preset=seed)"
@@ -90,3 +92,16 @@ class Sarsa(TDLearner):
                 traces.clear()
             else:
                 traces = {k: (r_, i_, e_ * decay, m_) for k, (r_, i_, e_, m_) in traces.items()}
+
+    def selfplay_loop(
+        self,
+        game: Game[Any, Any],
+        table: QTable,
+        key: Key,
+        games: int,
+        start: int,
+        played: list[Episode] | None,
+    ) -> QTable:
+        """Self-play through ``selfplay.update_selfplay``: this learner's ``update`` on rows kept
+        as lists for the whole run, the fold's table."""
+        return update_selfplay(self, game, table, key, games, start, played)
