@@ -9,11 +9,12 @@ import json
 from typing import Any
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.tron_bots import with_linear_weights
 from purestate.core import registry
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.experiments import tron as series
 from purestate.games.tron import MOVES, MapError, State, Tron, parse_map
 from purestate.games.tron.rules import D, L, R, U
@@ -457,7 +458,7 @@ def test_bots_refuse_other_games() -> None:
 def test_bot_strength_order_on_small_series() -> None:
     bots = ("tron_greedy", "tron_random")
     setup = series.Setup("empty_room", "alternating", "map", bots, None, 3)
-    res = series.run_games(setup, range(40))
+    res = [series.run_game(setup, i) for i in range(40)]
     assert sum(r.winner == 0 for r in res) >= 26  # greedy beats random (about 85%)
     setup = series.Setup(
         "diagonal_blocks",
@@ -467,7 +468,7 @@ def test_bot_strength_order_on_small_series() -> None:
         None,
         3,
     )
-    res = series.run_games(setup, range(10))
+    res = [series.run_game(setup, i) for i in range(10)]
     assert sum(r.winner == 0 for r in res) >= 8
 
 
@@ -800,3 +801,14 @@ def test_decoding_a_head_on_a_barrier_is_a_parse_error() -> None:
             for r in range(game.board.rows)]  # fmt: skip
     with pytest.raises(ParseError, match="a head on a wall or barrier"):
         game.decode("/".join(rows) + ";" + rest)
+
+
+@pytest.mark.parametrize("bot", ["tron_random", "tron_wall", "tron_greedy"])
+def test_a_tron_bot_and_a_tron_evaluation_refuse_another_game_alike(bot: str) -> None:
+    # one check (heuristics.tron.as_tron), one error: a one-line SpecError naming who refuses
+    ttt = purestate.make("tictactoe")
+    with pytest.raises(purestate.SpecError, match=f"^{bot} is made for tron, not tictactoe$"):
+        purestate.agent(bot).initial_table(ttt, 0)
+    for evaluation in (H.space, H.voronoi_eval, H.linear):
+        with pytest.raises(purestate.SpecError, match=r"is made for tron, not tictactoe$"):
+            evaluation(ttt, ttt.initial())

@@ -253,12 +253,9 @@ class MCTS:
         Raises:
             SpecError: for a game the move scores are not made for (checked before searching).
         """
+        require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
         self.check_game(game)
-        try:
-            tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
-        except AttributeError:
-            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
-            raise
+        tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
         assert tree.root is not None
         return Decision(best_child(tree.root).move, table=tree)
 

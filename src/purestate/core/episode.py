@@ -66,12 +66,9 @@ def plies(
     person at the terminal) iterates it, and gets the episode as the ``StopIteration`` value. A
     resignation ends the game without a ply.
     """
-    try:
-        state = game.initial() if start is None else start
-        is_over, to_move = game.is_over, game.to_move
-    except AttributeError:
-        require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
-        raise
+    require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
+    state = game.initial() if start is None else start
+    is_over, to_move = game.is_over, game.to_move
     current = list(tables)
     states = [state]
     moves: list[Any] = []
