@@ -117,20 +117,12 @@ class TabularLearner:
         played: list[Episode] = []
         return self.selfplay_loop(game, table, key, games, start, played), tuple(played)
 
-    def selfplay_loop(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        """Games ``start`` .. ``start + games - 1`` of self-play from ``table``, appending each to
-        ``played`` (unless None): the table after the last. The fold itself here (a learner that
-        learns as it goes, as the notebook's does from its visit counts, needs it); a learner with
-        a faster loop that computes the same table overrides it."""
-        return fold_selfplay(self, game, table, key, games, start, played)
+    selfplay_loop = fold_selfplay
+    """How ``selfplay`` computes games ``start`` .. ``start + games - 1`` from ``table``, each
+    appended to ``played`` (unless None), and the table after the last: a loop of
+    ``purestate.agents.td.selfplay``'s shape, called as a method. The fold itself here (a learner
+    that learns as it goes, as the notebook's does from its visit counts, needs it); a learner
+    with a faster loop that computes the same table names it instead."""
 
     # -- persistence -------------------------------------------------------------------------
 

@@ -22,77 +22,6 @@ from purestate.core.keys import Key, fold_bits, fold_in
 from purestate.core.spec import SpecError
 
 
-@frozen(these=td_options(alpha=0.8))
-class QLearning(TDLearner):
-    """Tabular Q-learning (``qlearning``), one-step targets swept backwards through the episode.
-
-    ``qlearning:preset=notebook`` (or its older name ``preset=seed``) builds the notebook's
-    learner, ``qlearning_notebook``.
-
-    Its options are the ones it shares with SARSA(λ), documented in ``TDLearner``.
-    """
-
-    name = "qlearning"
-
-    def __attrs_post_init__(self) -> None:
-        self._check()
-
-    @classmethod
-    def from_params(cls, params: dict[str, str]) -> Any:
-        """Build from spec options; ``preset=notebook`` (alias ``seed``) is the notebook's
-        learner, ``qlearning_notebook``, which keeps only ``episodes``."""
-        preset = params.get("preset")
-        if history.preset("qlearning", preset) == NOTEBOOK_PRESET:
-            rest = {k: v for k, v in params.items() if k not in ("preset", "episodes")}
-            if rest:
-                raise SpecError(
-                    f"qlearning:preset={preset} (the notebook's learner, qlearning_notebook) "
-                    f"fixes every option but 'episodes'; remove {', '.join(sorted(rest))}"
-                )
-            return QLearningNotebook.from_params({k: v for k, v in params.items() if k != "preset"})
-        if preset not in (None, "none"):
-            raise SpecError(
-                f"qlearning option 'preset' must be one of none, notebook (or seed); got {preset!r}"
-            )
-        made: QLearning = cls._from_params("qlearning", params)
-        return made
-
-    def update(self, game: Game[Any, Any], work: Work, ep: Episode, seat: int) -> None:
-        """One-step Q-learning backups of ``seat``'s moves, last move first."""
-        states, moves = ep.states, ep.moves
-        n = len(moves)
-        slots = [0] * n
-
-        def write(t: int) -> list[float]:
-            row, slots[t] = work.slot(states[t], moves[t])
-            return row
-
-        q_backups(
-            ep.movers,
-            self.potentials(game, ep),
-            seat,
-            self.bootstrap == "negamax",
-            self.alpha,
-            self.gamma,
-            [None] * n,
-            slots,
-            lambda t: work.best(states[t]),
-            write,
-        )
-
-    def selfplay_loop(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        """Self-play through ``qlearning_selfplay``: the fold's table, on small ints."""
-        return qlearning_selfplay(self, game, table, key, games, start, played)
-
-
 def _filled(t: int) -> Any:
     raise AssertionError(f"ply {t}: the fused loop fills every row before its backups")
 
@@ -240,3 +169,63 @@ def qlearning_selfplay(
         g1 += 1
     q_map = pmap({row_position[r]: tuple(row) for r, row in enumerate(rows) if row is not None})
     return QTable(q_map, table.visits, (min(g0, COUNT_LIMIT), min(g1, COUNT_LIMIT)))
+
+
+@frozen(these=td_options(alpha=0.8))
+class QLearning(TDLearner):
+    """Tabular Q-learning (``qlearning``), one-step targets swept backwards through the episode.
+
+    ``qlearning:preset=notebook`` (or its older name ``preset=seed``) builds the notebook's
+    learner, ``qlearning_notebook``.
+
+    Its options are the ones it shares with SARSA(λ), documented in ``TDLearner``.
+    """
+
+    name = "qlearning"
+    selfplay_loop = qlearning_selfplay  # the fold's table, on small ints
+
+    def __attrs_post_init__(self) -> None:
+        self._check()
+
+    @classmethod
+    def from_params(cls, params: dict[str, str]) -> Any:
+        """Build from spec options; ``preset=notebook`` (alias ``seed``) is the notebook's
+        learner, ``qlearning_notebook``, which keeps only ``episodes``."""
+        preset = params.get("preset")
+        if history.preset("qlearning", preset) == NOTEBOOK_PRESET:
+            rest = {k: v for k, v in params.items() if k not in ("preset", "episodes")}
+            if rest:
+                raise SpecError(
+                    f"qlearning:preset={preset} (the notebook's learner, qlearning_notebook) "
+                    f"fixes every option but 'episodes'; remove {', '.join(sorted(rest))}"
+                )
+            return QLearningNotebook.from_params({k: v for k, v in params.items() if k != "preset"})
+        if preset not in (None, "none"):
+            raise SpecError(
+                f"qlearning option 'preset' must be one of none, notebook (or seed); got {preset!r}"
+            )
+        made: QLearning = cls._from_params("qlearning", params)
+        return made
+
+    def update(self, game: Game[Any, Any], work: Work, ep: Episode, seat: int) -> None:
+        """One-step Q-learning backups of ``seat``'s moves, last move first."""
+        states, moves = ep.states, ep.moves
+        n = len(moves)
+        slots = [0] * n
+
+        def write(t: int) -> list[float]:
+            row, slots[t] = work.slot(states[t], moves[t])
+            return row
+
+        q_backups(
+            ep.movers,
+            self.potentials(game, ep),
+            seat,
+            self.bootstrap == "negamax",
+            self.alpha,
+            self.gamma,
+            [None] * n,
+            slots,
+            lambda t: work.best(states[t]),
+            write,
+        )

@@ -10,11 +10,10 @@ from purestate.agents.td.backup import chain
 from purestate.agents.td.learner import TDLearner, td_options
 from purestate.agents.td.notebook import NOTEBOOK_PRESET
 from purestate.agents.td.selfplay import update_selfplay
-from purestate.agents.td.tables import Q_LIMIT, QTable, Work, clamp
+from purestate.agents.td.tables import Q_LIMIT, Work, clamp
 from purestate.core import history
 from purestate.core.episode import Episode
 from purestate.core.game import Game
-from purestate.core.keys import Key
 from purestate.core.spec import SpecError
 
 
@@ -46,6 +45,7 @@ class Sarsa(TDLearner):
     traces: Literal["accumulating", "replacing"]
 
     name = "sarsa"
+    selfplay_loop = update_selfplay  # its own update on rows kept for the whole run
 
     def __attrs_post_init__(self) -> None:
         self._check()
@@ -92,16 +92,3 @@ class Sarsa(TDLearner):
                 traces.clear()
             else:
                 traces = {k: (r_, i_, e_ * decay, m_) for k, (r_, i_, e_, m_) in traces.items()}
-
-    def selfplay_loop(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        """Self-play through ``selfplay.update_selfplay``: this learner's ``update`` on rows kept
-        as lists for the whole run, the fold's table."""
-        return update_selfplay(self, game, table, key, games, start, played)
