@@ -10,10 +10,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
 
-# interop/openspiel.py is being split by direction (issue 22, item 4); the split makes the
-# position bound public, and this entry goes
-_PENDING = {"tests/test_openspiel.py: from purestate.interop.openspiel import _position_bound"}
-
 
 def _is_module(name: str) -> bool:
     try:
@@ -67,4 +63,4 @@ def test_tests_and_properties_use_only_public_names() -> None:
         for path in sorted((ROOT / folder).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
             found += [f"{rel}: {use}" for use in private_uses(path.read_text(encoding="utf-8"))]
-    assert sorted(set(found) - _PENDING) == []
+    assert found == []

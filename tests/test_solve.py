@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -274,3 +276,33 @@ def test_cli_solve_merges_rows_and_cols(monkeypatch: pytest.MonkeyPatch) -> None
     result = runner.invoke(app, ["solve", "grid_nim", "--rows", "2"])
     assert result.exit_code == 0, result.output
     assert "the first player wins" in result.stdout
+
+
+# -- a count that gave up is remembered (issue 21: a warm 3x3 solve is quick) --------------------
+
+
+def test_a_count_that_gave_up_is_remembered_by_game_and_limit(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+    from purestate.io.solutions import known_beyond, remember_beyond
+
+    game = purestate.make("dots_and_boxes", rows=2, cols=2)
+    args = ["solve", "dots_and_boxes:rows=2,cols=2", "--count-limit", "50", "--json"]
+    env = {"PURESTATE_CACHE": str(tmp_path)}
+    first = CliRunner().invoke(app, args, env=env)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["positions"] is None
+    assert known_beyond(game, 50, tmp_path) and known_beyond(game, 10, tmp_path)
+    assert not known_beyond(game, 51, tmp_path)  # a larger limit counts again
+    assert not known_beyond(purestate.make("dots_and_boxes", rows=1, cols=2), 50, tmp_path)
+    again = CliRunner().invoke(app, args, env=env)
+    assert json.loads(again.output) == json.loads(first.output)
+    # a damaged or foreign note means counting again, never a wrong skip
+    (note,) = tmp_path.glob("counts-beyond-*.json")
+    for text in ("{", '{"game": "tictactoe", "more_than": 99}', '{"game": 1}', "[]"):
+        note.write_text(text)
+        assert not known_beyond(game, 50, tmp_path)
+    remember_beyond(game, 50, tmp_path)
+    counted = CliRunner().invoke(app, [*args[:2], "--count-limit", "100000", "--json"], env=env)
+    assert json.loads(counted.output)["positions"] > 50

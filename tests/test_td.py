@@ -422,22 +422,3 @@ def test_fused_loop_forgetting_its_positions_changes_nothing(
 def test_sarsa_has_no_seed_preset() -> None:
     with pytest.raises(SpecError, match="qlearning:preset=seed"):
         purestate.agent("sarsa:preset=seed")
-
-
-def test_the_td_modules_import_each_other_in_one_direction() -> None:
-    # the self-play loops know the learners only through protocols, and each learner picks its
-    # loop by overriding ``selfplay_loop``: no module of the package reaches back to its importer
-    import grimp
-
-    graph = grimp.build_graph("purestate")
-    td = sorted(m for m in graph.modules if m.startswith("purestate.agents.td."))
-    assert "purestate.agents.td.selfplay" in td and "purestate.agents.td.learner" in td
-    circles = [
-        (a, b)
-        for a in td
-        for b in td
-        if a < b
-        and graph.chain_exists(importer=a, imported=b)
-        and graph.chain_exists(importer=b, imported=a)
-    ]
-    assert circles == []

@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Literal
 from attrs import evolve, field, fields, frozen
 from pyrsistent import PMap, pmap
 
-from purestate.core.agent import Decision
+from purestate.core.agent import Decision, check_seat
 from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import Key, weighted_index
@@ -282,7 +282,12 @@ class Menace:
         return self.beads[min(stage, len(self.beads)) - 1]
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> MenaceTable:
-        """Fresh boxes: ``stage_beads`` beads for each move, by stage."""
+        """Fresh boxes: ``stage_beads`` beads for each move, by stage.
+
+        Raises:
+            ValueError: for a seat other than 0 or 1.
+        """
+        check_seat(seat)
         boxes = {
             b.key: pmap({m: self.stage_beads(b.stage) for m in b.moves})
             for b in self.boxes_for(game, seat)

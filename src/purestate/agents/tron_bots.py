@@ -39,8 +39,22 @@ from purestate.heuristics.tron import (
 )
 
 
+class PlaysTron:
+    """What the CS1410 bots share: they refuse every game but Tron, before a game starts."""
+
+    @property
+    def spec(self) -> str:
+        """The bot's name (each bot gives its own)."""
+        raise NotImplementedError
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) any game but Tron: the one Tron check
+        (``heuristics.tron.as_tron``) the Tron evaluations make too."""
+        as_tron(game, self.spec)
+
+
 @frozen
-class TronRandom(FixedPolicy):
+class TronRandom(PlaysTron, FixedPolicy):
     """CS1410's RandBot: a uniformly random safe move."""
 
     @property
@@ -74,7 +88,7 @@ def shuffled(key: Key) -> tuple[int, ...]:
 
 
 @frozen
-class TronWall(FixedPolicy):
+class TronWall(PlaysTron, FixedPolicy):
     """CS1410's WallBot: hug walls and barriers in a per-game direction order.
 
     Attributes:
@@ -117,7 +131,7 @@ class TronWall(FixedPolicy):
 
 
 @frozen
-class TronGreedy(FixedPolicy):
+class TronGreedy(PlaysTron, FixedPolicy):
     """The most room after the move (fill bound once separated), hugging walls on ties."""
 
     @property

@@ -13,6 +13,7 @@ from purestate.cli.common import UserError, console, friendly, game_from, print_
 from purestate.cli.options import AsJson
 from purestate.core.agent import has_greedy
 from purestate.io.solutions import load_or_solve
+from purestate.io.tables import table_game
 from purestate.solve import require_solvable
 from purestate.solve.analysis import analyze_table
 
@@ -20,8 +21,13 @@ from purestate.solve.analysis import analyze_table
 @app.command("analyze")
 @friendly
 def analyze_command(
-    game: Annotated[str, typer.Option("--game", help="Game spec, e.g. dots_and_boxes:rows=2.")],
     table: Annotated[Path, typer.Option("--table", help="The table file.")],
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game", help="Game spec, e.g. dots_and_boxes:rows=2 (default: the table's)."
+        ),
+    ] = None,
     agent: Annotated[
         str | None,
         typer.Option("--agent", help="The learner that wrote the table (default: the file's)."),
@@ -34,7 +40,8 @@ def analyze_command(
     game against the solver from each seat the table plays. Greedy: Q-learning and SARSA the
     highest value, MENACE the most beads.
     """
-    g = game_from(game)
+    spec = game if game is not None else table_game(table)
+    g = game_from(spec)
     require_solvable(g, "analyze")  # before reading a table of a game it cannot score
     a, loaded = table_from(table, g, agent)
     if not has_greedy(a):
@@ -43,7 +50,7 @@ def analyze_command(
         try:
             solution = load_or_solve(g)
         except (ValueError, MemoryError) as e:
-            raise UserError(f"cannot solve {game}: {e}") from None
+            raise UserError(f"cannot solve {spec}: {e}") from None
         except ImportError:
             raise UserError(f"no exact solver is available for {g.spec.name}") from None
     try:
@@ -74,7 +81,7 @@ def analyze_command(
             }
         )
         return
-    out = Table("measure", "value", title=f"{a.spec} on {game} ({table})")
+    out = Table("measure", "value", title=f"{a.spec} on {spec} ({table})")
     out.add_row("positions covered", str(result.positions))
     out.add_row("greedy move optimal", f"{result.optimal} ({result.optimal_move_rate:.1%})")
     out.add_row("mean loss per position", f"{result.mean_loss:.3f}")

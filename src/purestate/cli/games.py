@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.table import Column, Table
 
 from purestate.cli import app
 from purestate.cli.common import console, friendly, print_json
 from purestate.cli.options import AsJson
 from purestate.core import registry
+from purestate.core.agent import check_game
+from purestate.core.game import Game
 from purestate.core.spec import option_docs
 
 
@@ -29,7 +32,7 @@ def _listing(
     rows: list[dict[str, Any]] = []
     for n in names:
         docs = option_docs(cls_of(n))
-        rows.append({"name": n, "options": ", ".join(sorted(o["name"] for o in docs)) or "-",
+        rows.append({"name": n, "options": ", ".join(sorted(o["name"] for o in docs)),
                      "details": docs})  # fmt: skip
         old = sorted(a for a, to in aliases.items() if to == n)
         if old:
@@ -81,7 +84,24 @@ def games_command(
 @app.command("agents")
 @friendly
 def agents_command(
+    game: Annotated[
+        str | None,
+        typer.Option(help="Only the agents that play this game spec (with their defaults)."),
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
     """List the agents and their options (use them as NAME:key=value,...)."""
-    _listing("agent", registry.agents(), registry.agent_class, as_json, registry.agent_aliases())
+    names = registry.agents()
+    if game is not None:
+        g = registry.make_spec(game)
+        names = tuple(n for n in names if _plays(registry.agent(n), g))
+    _listing("agent", names, registry.agent_class, as_json, registry.agent_aliases())
+
+
+def _plays(agent: Any, game: Game[Any, Any]) -> bool:
+    """Whether ``agent``, with its default options, takes ``game`` (its ``check_game``)."""
+    try:
+        check_game(agent, game)
+    except ValueError:  # SpecError and TooLarge: the agent's one-line refusal
+        return False
+    return True

@@ -29,7 +29,10 @@ PER_ROW = 6
 """The most boxes drawn side by side (fewer when the terminal is narrower)."""
 
 
-LEGEND = "key: X, O = marks played; a number = beads for that square; · = no beads"
+LEGEND = (
+    "key: X, O = marks played; a number = beads for that square (0: all taken out);\n"
+    "     · = no beads of its own (a symmetric square's colour stands for it)"
+)
 """The symbols of a drawn box, explained once above the boxes."""
 
 

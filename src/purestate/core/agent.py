@@ -203,6 +203,19 @@ class FromParams(Protocol):
         ...
 
 
+def check_seat(seat: Any) -> None:
+    """Refuse, in one line, a seat that is not 0 (the first player) or 1 (the second).
+
+    Agents whose tables depend on the seat call it first in ``initial_table``, so a wrong seat is
+    named where it was given instead of failing games later.
+
+    Raises:
+        ValueError: for anything but the ints 0 and 1 (``True`` is not a seat).
+    """
+    if type(seat) is not int or seat not in (0, 1):
+        raise ValueError(f"seat must be 0 (the first player) or 1 (the second); got {seat!r}")
+
+
 def check_game(agent: Any, game: Game[Any, Any]) -> None:
     """Raise the agent's refusal of ``game`` (a one-line ``SpecError``) if it has one.
 

@@ -10,11 +10,13 @@ import importlib
 from collections.abc import Callable
 from typing import Any, Literal
 
+import attrs
+
 from purestate.core import history
 from purestate.core.agent import Agent
 from purestate.core.game import Game, NotAGame, not_a_game
 from purestate.core.hooks import from_params_of
-from purestate.core.spec import SpecError, build, format_spec, parse_spec
+from purestate.core.spec import SpecError, build, format_spec, option_fields, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
 _GAMES: dict[str, str] = {
@@ -29,7 +31,7 @@ _GAMES: dict[str, str] = {
 # ``PREFIX:<name>[:key=value,...]`` (``openspiel:connect_four``). The function takes the rest of
 # the spec and keyword options; loaded by name so the core never imports the bridge.
 _BRIDGES: dict[str, str] = {
-    "openspiel": "purestate.interop.openspiel:load",
+    "openspiel": "purestate.interop.from_openspiel:load",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
@@ -262,22 +264,38 @@ def _named(name: Any, what: str) -> str:
 
 
 def make(name: str, **params: Any) -> Game[Any, Any]:
-    """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
+    """A game from the registry, by name or by spec string, with keyword options.
 
-    A bridged game takes its whole spec as the name: ``make("openspiel:hex:board_size=5")`` or
-    ``make("openspiel:hex", board_size=5)``.
+    ``make("dots_and_boxes", rows=2, cols=2)``, ``make("dots_and_boxes:rows=2,cols=2")`` (the
+    spec string the command line takes) and ``make("dots_and_boxes:rows=2", cols=2)`` are the same
+    game; an option given both ways is refused. A bridged game takes its whole spec as the name:
+    ``make("openspiel:hex:board_size=5")`` or ``make("openspiel:hex", board_size=5)``.
 
     Raises:
-        SpecError: for an unknown game or option.
+        SpecError: for an unknown game or option, a bad value, or an option given twice.
         NotAGame: (a TypeError) when ``name`` is not a str (a pyspiel game, say).
     """
     bridged = _bridged(_named(name, "make()"))
     if bridged is not None:
         return bridged[0](bridged[1], **params)
+    name, written = parse_spec(name)
+    twice = sorted(set(written) & set(params))
+    if twice:
+        raise SpecError(f"{name}: option {twice[0]!r} given both in the spec and as a keyword")
     cls = game_class(name)
+    # the spec's text options are converted and checked as on the command line; the keyword
+    # options are values already, checked by the class itself
+    game: Game[Any, Any] = build(cls, name, written)
+    if not params:
+        return game
+    fields = option_fields(cls)
+    unknown = sorted(set(params) - set(fields))
+    if unknown:
+        known = ", ".join(sorted(fields)) or "none"
+        raise SpecError(f"{name} has no option {unknown[0]!r} (options: {known})")
     try:
-        game: Game[Any, Any] = cls(**params)
-    except TypeError as e:
+        game = attrs.evolve(game, **params)  # type: ignore[misc]  # games are attrs classes
+    except (TypeError, ValueError) as e:
         raise SpecError(f"{name}: {e}") from None
     return game
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from purestate.core.game import Game, IllegalMove, NotAGame, not_a_game
 from purestate.core.hooks import observation_of
+from purestate.core.match import hides_moves
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError
 from purestate.interop.openspiel import num_move_ids
@@ -209,8 +210,6 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
         SpecError: without PettingZoo, or for a game whose moves are not simultaneous.
         NotAGame: (a TypeError) when ``spec`` is neither a spec string nor a game.
     """
-    from purestate.interop.openspiel import hides_moves
-
     parallel = _import("pettingzoo").ParallelEnv
     game = _game(spec, "parallel_env()")
     if not hides_moves(game):

@@ -16,7 +16,8 @@ import numpy as np
 from purestate.core.game import Game
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError
-from purestate.interop.openspiel import OpenSpielGame, pyspiel_errors, pyspiel_module, said
+from purestate.interop.from_openspiel import OpenSpielGame
+from purestate.interop.openspiel import pyspiel_errors, pyspiel_module, said
 
 # One function per game; each reads the attributes its State documents.
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from purestate.agents.menace import Menace, MenaceTable
-from purestate.core.episode import Episode, replay
-from purestate.core.keys import fold_in, key
+from purestate.core.episode import Episode
+from purestate.core.keys import key
 from purestate.core.learning import blocks, cumulative_incentive, learn_step, tally, train
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
@@ -214,8 +214,9 @@ class Lab:
     def _next_person_game(self) -> None:
         """Set up game ``played`` against the person: MENACE moves with that game's key."""
         bot = self.run.seats()[self.seat]
-        session = Session(self.game, self.run.game, bot, self.table, 1 - self.seat, self.run.seed)
-        session.key = fold_in(key(self.run.seed), self.played)  # the run's key for this game
+        # game ``played`` of the run: its key is the run's for that game
+        session = Session(self.game, self.run.game, bot, self.table, 1 - self.seat, self.run.seed,
+                          self.played)  # fmt: skip
         session.bot_moves()
         self.session = session
         if session.over():  # MENACE refused at once: its first box is empty
@@ -224,7 +225,7 @@ class Lab:
     def _end_person_game(self) -> None:
         s = self.session
         assert s is not None
-        ep = replay(self.game, s.moves, s.resigned)
+        ep = s.match.episode()
         tables = learn_step(self.game, self.run.seats(), self.tables, ep,
                             learning=(self.seat == 0, self.seat == 1))  # fmt: skip
         refused = s.resigned == self.seat and self.seat not in ep.movers
@@ -258,10 +259,8 @@ class Lab:
         now, shown = self.session, self.last
         if now is not None and now.moves and not now.over():
             # the game so far as an episode (no result yet: ``drawn`` reads only the moves)
-            states = [self.game.initial()]
-            for m in now.moves:
-                states.append(self.game.step(states[-1], m))
-            shown = Episode(tuple(states), tuple(now.moves), tuple(now.movers), (0.0, 0.0))
+            m = now.match
+            shown = Episode(m.states, m.moves, m.movers, (0.0, 0.0))
         if shown is None:
             return []
         fmt = self.game.format_move
