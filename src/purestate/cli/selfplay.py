@@ -98,11 +98,10 @@ def _spelled_then(text: str, version: int) -> Any:
     return _spec_today(spec_then(text, version))
 
 
-def _saved_manifest(path: Path) -> dict[str, Any] | None:
-    """A saved run's ``run.json`` as today's format writes it (``core.history.upgrade``: the
-    specs of an older format spelled out as they meant then), or None if there is none."""
-    saved = read_manifest(path)
-    return None if saved is None else upgrade(saved, "run", _spelled_then)
+def _as_today(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved ``run.json`` as today's format writes it (``core.history.upgrade``: the specs of an
+    older format spelled out as they meant then)."""
+    return upgrade(saved, "run", _spelled_then)
 
 
 @frozen
@@ -223,7 +222,7 @@ def _typed(ctx: typer.Context, name: str) -> bool:
 
 def _saved_settings(folder: Path) -> dict[str, Any]:
     """What a saved run was started with (run.json's identity fields that are well-formed)."""
-    saved = _saved_manifest(folder / "run.json") or {}
+    saved = _as_today(read_manifest(folder / "run.json") or {})
     typed = saved.get("as_typed")
     if isinstance(typed, dict):  # absent from runs saved before it was kept
         saved = {**saved, **typed}
@@ -319,7 +318,7 @@ def selfplay_command(
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
             check_run_format(out_dir / "run.json", saved)
-            saved = upgrade(saved, "run", _spelled_then)
+            saved = _as_today(saved)
             check_manifest(out_dir / "run.json", saved, manifest, _IDENTITY, _CANONICAL)
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
