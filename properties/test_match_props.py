@@ -28,7 +28,7 @@ from .strategies import keys
 
 PER_CASE = settings(max_examples=max(1, settings().max_examples // 5))
 
-# the Tron cases of the root conftest's GAME_CASES, both rule sets
+# Tron's variants (its ``GameSpec.variants``, the conformance cases), both rule sets
 TRON = {
     "alternating": purestate.make("tron", map="small_room"),
     "alternating, second player first": purestate.make(

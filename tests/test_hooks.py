@@ -112,10 +112,14 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
 
 
 def test_every_registered_evaluation_and_move_scores_name_their_games() -> None:
+    # declared beside each function (core.game.made_for), naming registered games only
+    known = set(purestate.games())
     for name in registry.evaluations():
-        assert registry.evaluation_games(name), name
+        made_for = registry.evaluation_games(name)
+        assert made_for and set(made_for) <= known, name
     for name in registry.move_scorers():
-        assert registry.move_score_games(name), name
+        made_for = registry.move_score_games(name)
+        assert made_for and set(made_for) <= known, name
 
 
 @pytest.mark.parametrize("name", registry.evaluations())
@@ -211,6 +215,12 @@ _HOOKS = (
     "observation",
     "num_move_ids",
     "render_labels",
+    "planes",
+    "plane_shape",
+    "plane_lines",
+    "draw",
+    "coloured_board",
+    "made_for",
     "check_game",
     "greedy",
     "supports_seat",

@@ -128,10 +128,11 @@ def test_the_circle_finder_sees_a_circle_and_reads_imports() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
     assert circles({"a": {"b"}, "b": set()}) == []
     g = graph()
-    # a module-level import is an edge, a function-level one is not (pettingzoo imports planes
-    # at the top; the registry reaches the games only through strings; the typer app imports
-    # its command modules inside ``main``)
-    assert "purestate.interop.planes" in g["purestate.interop.pettingzoo"]
+    # a module-level import is an edge, a function-level one is not (pettingzoo imports the
+    # hooks at the top, Tron's rules import its drawing inside ``draw``; the registry reaches the
+    # games only through strings; the typer app imports its command modules inside ``main``)
+    assert "purestate.core.hooks" in g["purestate.interop.pettingzoo"]
+    assert "purestate.games.tron.drawing" not in g["purestate.games.tron.rules"]
     assert "purestate.cli.play" not in g["purestate.cli"]
     assert "purestate.core.match" in g["purestate.interop.to_openspiel"]
     assert not any(m.startswith("purestate.games") for m in g["purestate.core.registry"])

@@ -216,13 +216,8 @@ def test_every_command_runs_on_a_bridged_game(tmp_path: Path) -> None:
 
 # --- purestate games inside OpenSpiel ----------------------------------------------------------
 
-EVERY_GAME = (
-    "tictactoe",
-    "dots_and_boxes:rows=2,cols=2",
-    "ultimate_tictactoe",
-    "xtreme_tictactoe",
-    "tron:map=small_room",
-)
+# the first example of every registered game (``GameSpec.examples``): a new game joins by itself
+EVERY_GAME = tuple(purestate.make(name).spec.examples[0] for name in purestate.games())
 
 
 @needs_openspiel
@@ -252,17 +247,18 @@ def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -
 def test_pyspiel_observations_are_the_planes_pettingzoo_shows(spec: str) -> None:
     import numpy as np
 
-    from purestate.interop.planes import planes_of
+    from purestate.core.hooks import planes_of
     from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame, planes = as_pyspiel(game), planes_of(game)
+    assert planes is not None
     assert pgame.get_type().provides_observation_tensor
-    assert pgame.observation_tensor_shape() == list(planes(game, game.initial(), 0).shape)
+    assert pgame.observation_tensor_shape() == list(planes(game.initial(), 0).shape)
     state, ours, rs = pgame.new_initial_state(), game.initial(), np.random.RandomState(7)
     while True:
         for p in (0, 1):
-            assert state.observation_tensor(p) == planes(game, ours, p).ravel().tolist()
+            assert state.observation_tensor(p) == planes(ours, p).ravel().tolist()
             assert state.observation_string(p) == game.render(ours)
         if state.is_terminal():
             break
@@ -358,17 +354,19 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
     import numpy as np
     import pyspiel
 
-    from purestate.interop.planes import planes_of
+    from purestate.core.hooks import planes_of
     from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
+    planes = planes_of(game)
+    assert planes is not None
     pgame = as_pyspiel(game)
     assert pgame.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     state, ours, rs = pgame.new_initial_state(), game.initial(), np.random.RandomState(seed)
     rounds = 0
     while not state.is_terminal():
         assert state.is_simultaneous_node()
-        assert state.observation_tensor(0) == planes_of(game)(game, ours, 0).ravel().tolist()
+        assert state.observation_tensor(0) == planes(ours, 0).ravel().tolist()
         joint = [int(rs.choice(state.legal_actions(p))) for p in (0, 1)]
         assert all(state.legal_actions(p) == [0, 1, 2, 3] for p in (0, 1))  # U, D, L, R
         state.apply_actions(joint)

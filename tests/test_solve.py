@@ -157,6 +157,10 @@ def test_solution_covers_every_reachable_state_and_refuses_others() -> None:
 def test_solve_dispatches_to_minimax_and_memoises() -> None:
     assert solver_for(TTT) == "purestate.solve.minimax:solve_exhaustive"
     assert solve(TTT) is solve(purestate.make("tictactoe"))
+    # a game with a special solver names it in its spec; solve() takes the one it names
+    boxes = purestate.make("dots_and_boxes", rows=1, cols=2)
+    assert solver_for(boxes) == boxes.spec.solver == "purestate.solve.dots_and_boxes:solve"
+    assert type(solve(boxes)).__module__ == "purestate.solve.dots_and_boxes"
 
 
 def test_counts_on_a_toy_game() -> None:

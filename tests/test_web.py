@@ -542,8 +542,15 @@ def test_the_tron_page_links_recorded_matches_and_maps(client: TestClient) -> No
     page = client.get("/tron").text
     assert 'href="/runs/tron/games/0?play=1"' in page
     assert 'href="/play/tron:map=small_room"' in page
+    # the page picks its runs by the game their records hold, not by a kind of their own
+    listed = {r["name"]: r for r in client.get("/api/runs").json()["runs"]}
+    assert listed["tron"]["game"] == "tron" and listed["tron"]["kind"] == "games"
+    assert listed["tour"]["game"] == "tictactoe" and 'href="/runs/tour/' not in page
     run = client.get("/runs/tron").text
     assert "Watch game 0 animated" in run and 'href="/play/tron:map=small_room' in run
+    # any run of games offers the same links
+    tour = client.get("/runs/tour").text
+    assert "Watch game 0 animated" in tour and 'href="/play/tictactoe"' in tour
     assert 'id="play"' in client.get("/runs/tron/games/1").text
 
 
@@ -600,7 +607,7 @@ def test_a_move_the_bot_cannot_answer_is_taken_back_and_leaks_nothing() -> None:
 
 
 def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
-    from purestate.drawing.tron import TRAIL_COLOURS
+    from purestate.games.tron.drawing import TRAIL_COLOURS
 
     last = client.get("/api/runs/tron/games/0").json()["frames"][-1]
     assert all(f'fill="{c}"' in last for c in TRAIL_COLOURS)

@@ -24,9 +24,11 @@ def _listing(
     cls_of: Callable[[str], type],
     as_json: bool,
     aliases: dict[str, str] | None = None,
+    examples: Callable[[str], tuple[str, ...]] | None = None,
 ) -> None:
-    """Each name with its options, their defaults and meanings (the classes' docstrings), and
-    the old names that still stand for it (``aliases``: old name -> name)."""
+    """Each name with its options, their defaults and meanings (the classes' docstrings), the
+    old names that still stand for it (``aliases``: old name -> name) and, given ``examples``,
+    the specs to try first."""
     # "options" stays the comma-separated names it always was; "details" adds defaults and meanings
     aliases = aliases or {}
     rows: list[dict[str, Any]] = []
@@ -37,6 +39,8 @@ def _listing(
         old = sorted(a for a, to in aliases.items() if to == n)
         if old:
             rows[-1]["aliases"] = old
+        if examples is not None:
+            rows[-1]["examples"] = list(examples(n))
     if as_json:
         print_json(rows)
         return
@@ -56,6 +60,9 @@ def _listing(
             table.add_row(r["name"] if i == 0 else "", o["name"], o["default"], _first(o["help"]))
         table.add_section()
     console.print(table)
+    if examples is not None:
+        tried = ", ".join(e for r in rows for e in r["examples"])
+        console.print(f"to try first: {tried}", highlight=False)
 
 
 def _first(text: str) -> str:
@@ -78,7 +85,12 @@ def games_command(
     as_json: AsJson = False,
 ) -> None:
     """List the games and their options, with defaults and meanings."""
-    _listing("game", registry.games(), registry.game_class, as_json)
+    _listing("game", registry.games(), registry.game_class, as_json, examples=_examples)
+
+
+def _examples(name: str) -> tuple[str, ...]:
+    """The specs the game ``name`` shows a person first (``GameSpec.examples``)."""
+    return registry.make(name).spec.examples
 
 
 @app.command("agents")

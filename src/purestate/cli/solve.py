@@ -1,7 +1,7 @@
 """``purestate solve GAME``: the value of a game under perfect play, its openings and its counts.
 
 The command knows no game in particular: it asks ``purestate.solve.solve`` for the solution (a
-game's own solver when one is registered in ``purestate.solve._SOLVERS``, the generic minimax
+game's own solver when the game names one, ``GameSpec.solver``; the generic minimax
 otherwise), and counts positions and games with ``purestate.solve.counts`` when the game is small
 enough. A game that can draw its openings on the board offers ``render_labels``.
 """

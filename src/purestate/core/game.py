@@ -7,10 +7,10 @@ conformance suite) only ever use this protocol, never a concrete game.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 
 from purestate.core.memo import memo
 
@@ -107,6 +107,14 @@ class GameSpec:
             refuses at once beyond ``purestate.solve.bounds.POSITION_LIMIT`` (or when ``None``).
         default_opponent: The agent spec ``purestate play`` pits a person against when no
             ``--opponent`` is given: the strongest that answers within about a second a move.
+        examples: The specs a person is shown first (the web app's home page, ``purestate
+            games``): the game's name alone unless it says.
+        variants: The specs that reach every rule the game has (each option's values that change
+            the rules: board sizes, rule sets, starts); the conformance suite and the generic
+            properties run each. The game's name alone unless it says.
+        solver: ``"module:function"`` of a special-purpose exact solver (``function(game) ->
+            Solution``, in ``purestate.solve``), or ``""`` for the generic memoised minimax.
+            Named, not imported, so the game needs nothing above the core.
     """
 
     name: str
@@ -116,6 +124,9 @@ class GameSpec:
     outcomes: tuple[float, ...] | None = (-1.0, 0.0, 1.0)
     positions: int | None = None
     default_opponent: str = "mcts"
+    examples: tuple[str, ...] = field(default=Factory(lambda self: (self.name,), takes_self=True))
+    variants: tuple[str, ...] = field(default=Factory(lambda self: (self.name,), takes_self=True))
+    solver: str = ""
 
 
 @runtime_checkable
@@ -288,3 +299,86 @@ class LabelledBoard(Protocol):
         without it the values are a table. Pure text in which every label appears.
         """
         ...
+
+
+class Planes(Protocol):
+    """A game seen as planes of 0/1 (learners that want arrays: PettingZoo, OpenSpiel tensors)."""
+
+    @property
+    def plane_shape(self) -> tuple[int, ...] | None:
+        """The shape of every ``planes`` array: rows × columns × planes for a board game (a
+        bridged OpenSpiel game keeps OpenSpiel's layout, planes first). ``None``: the game has
+        no planes after all (an OpenSpiel game without an observation tensor)."""
+        ...
+
+    @property
+    def plane_lines(self) -> tuple[str, ...]:
+        """What each plane holds, one line per plane in the order of the planes axis."""
+        ...
+
+    def planes(self, state: Any, player: int) -> Any:
+        """``state`` seen by ``player`` as a numpy array of ``plane_shape``.
+
+        Called by the bridges for every observation (PettingZoo's ``observation``,
+        ``as_pyspiel``'s observation tensor). Values are 0 or 1 (int8; float32 for a bridged
+        OpenSpiel game, whose tensor it is); the observer's own pieces come before the other
+        player's, as PettingZoo's classic games and AlphaZero-style nets expect; a symmetry of
+        the position moves the entries and changes no value. Pure: read off the state, and a
+        new array each call (the caller may write into it).
+        """
+        ...
+
+
+class Drawn(Protocol):
+    """A game that draws its board as a vector picture (``purestate.svg``)."""
+
+    def draw(self, state: Any, title: str, last: Any, history: Sequence[Any]) -> str:
+        """The position as a standalone SVG document (helpers in ``purestate.core.picture``).
+
+        Called by ``purestate.svg`` for the web app, notebooks and ``replay --svg``;
+        without it the picture is the framed text of ``render``. ``title`` is a line above the
+        board (escaped); ``last`` the move that led to ``state`` (highlighted; ``None`` for
+        none); ``history`` the states before ``state`` when the caller has them (Tron colours
+        trails from them), possibly empty. Every legal move's square carries
+        ``data-move="<format_move(move)>"``; a square that is not a legal move now may carry
+        ``data-illegal`` (the app then shows the game's reason). Pure: text from values.
+        """
+        ...
+
+
+class ColouredBoard(Protocol):
+    """A game whose terminal board needs colour to be read (Tron's trails)."""
+
+    def coloured_board(self, states: Sequence[Any]) -> tuple[tuple[str, str], ...]:
+        """The last of ``states`` (the game's positions so far) as (text, style) pieces.
+
+        Called by the terminal (``purestate play``, ``tron run``) instead of ``render``. The
+        texts joined are the board a person reads, as many lines as ``render`` gives; a style
+        is a terminal style name (``"bold blue"``; ``""`` for plain) that the shell applies, so
+        the game imports no terminal library.
+        """
+        ...
+
+
+class MadeFor(Protocol):
+    """An evaluation or per-move scores made for some games only (``made_for`` declares it)."""
+
+    made_for: tuple[str, ...]
+    """The registry names of the games it is made for: an agent injecting it refuses others."""
+
+
+EvaluationT = TypeVar("EvaluationT", bound=Callable[..., Any])
+
+
+def made_for(*games: str) -> Callable[[EvaluationT], EvaluationT]:
+    """Declare, beside its definition, the games an evaluation or move scores are made for.
+
+    ``@made_for("tron")`` above ``def voronoi_eval(game, state)``: the registry's
+    ``check_plays`` reads it (through ``core.hooks.made_for_of``) and refuses other games.
+    """
+
+    def declare(fn: EvaluationT) -> EvaluationT:
+        fn.made_for = games  # type: ignore[attr-defined]
+        return fn
+
+    return declare

@@ -15,7 +15,7 @@ import attrs
 from purestate.core import history
 from purestate.core.agent import Agent
 from purestate.core.game import Game, NotAGame, not_a_game
-from purestate.core.hooks import from_params_of
+from purestate.core.hooks import from_params_of, made_for_of
 from purestate.core.spec import SpecError, build, format_spec, option_fields, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
@@ -77,28 +77,16 @@ _MOVE_SCORES: dict[str, str] = {
 }
 
 
-# The games each evaluation and each per-move score function is made for (by registry name). An
-# agent that injects one refuses any other game when it meets it (its ``check_game``) instead of
-# failing deep inside a search; a name without an entry plays every game.
-_BIG_BOARDS = ("ultimate_tictactoe", "xtreme_tictactoe")
-_EVALUATION_GAMES: dict[str, tuple[str, ...]] = {
-    "uttt": _BIG_BOARDS,
-    "space": ("tron",),
-    "voronoi": ("tron",),
-    "chamber": ("tron",),
-    "linear": ("tron",),
-}
-_MOVE_SCORE_GAMES: dict[str, tuple[str, ...]] = {"uttt": _BIG_BOARDS, "uttt_code": _BIG_BOARDS}
-
-
 def evaluation_games(name: str) -> tuple[str, ...] | None:
-    """The games the evaluation ``name`` is made for, or None if it plays every game."""
-    return _EVALUATION_GAMES.get(name)
+    """The games the evaluation ``name`` is made for (declared beside it with
+    ``core.game.made_for``), or None if it plays every game or is not registered."""
+    return made_for_of(evaluation(name)) if name in _EVALUATIONS else None
 
 
 def move_score_games(name: str) -> tuple[str, ...] | None:
-    """The games the per-move scores ``name`` are made for, or None if they play every game."""
-    return _MOVE_SCORE_GAMES.get(name)
+    """The games the per-move scores ``name`` are made for (declared beside them with
+    ``core.game.made_for``), or None if they play every game or are not registered."""
+    return made_for_of(move_scores(name)) if name in _MOVE_SCORES else None
 
 
 def check_plays(

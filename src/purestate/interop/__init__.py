@@ -6,7 +6,8 @@ perfect-information, deterministic OpenSpiel game as a purestate ``Game``
 pyspiel game (``as_pyspiel``, with observation tensors), and ``openspiel`` holds what they share
 (importing pyspiel, its errors as one line, move ids). ``bots`` wraps OpenSpiel's bots as
 purestate agents. ``pettingzoo`` turns any purestate game into a PettingZoo AEC environment.
-``planes`` is what both show a learner: a position as 0/1 planes seen by one player.
+What both show a learner is each game's ``planes`` hook: a position as 0/1 planes seen by one
+player (a game bridged from OpenSpiel gives OpenSpiel's tensor through the same hook).
 
 Both need optional extras (``purestate[openspiel]``, ``purestate[pettingzoo]``); without them
 the bridge refuses with one line naming the extra. The bridges hold pyspiel objects but do no

@@ -429,6 +429,37 @@ class OpenSpielGame:
         """The action id."""
         return str(move)
 
+    # -- observation planes (the optional hook ``Planes``: core/game.py) --------------------
+
+    @property
+    def plane_shape(self) -> tuple[int, ...] | None:
+        """OpenSpiel's observation tensor shape (planes first, as OpenSpiel lays them out), or
+        None for a game without an observation tensor."""
+        if not self.native.get_type().provides_observation_tensor:
+            return None
+        return tuple(int(n) for n in self.native.observation_tensor_shape())
+
+    @property
+    def plane_lines(self) -> tuple[str, ...]:
+        """One line per plane of OpenSpiel's tensor (its first axis): OpenSpiel names none."""
+        shape = self.plane_shape or (0,)
+        return tuple(f"plane {i} of OpenSpiel's observation tensor" for i in range(shape[0]))
+
+    def planes(self, state: OpenSpielState, player: int) -> Any:
+        """OpenSpiel's observation tensor of ``state`` seen by ``player``, float32, in
+        ``plane_shape``.
+
+        Raises:
+            SpecError: when OpenSpiel cannot observe the position (one line).
+        """
+        import numpy as np
+
+        try:
+            tensor = state.native.observation_tensor(player)
+        except pyspiel_errors(pyspiel_module()) as e:
+            raise SpecError(f"{self.spec.name}: OpenSpiel cannot observe it: {said(e)}") from None
+        return np.asarray(tensor, dtype=np.float32).reshape(self.plane_shape or (-1,))
+
 
 def _short(moves: tuple[int, ...], most: int = 12) -> str:
     shown = ", ".join(map(str, moves[:most]))

@@ -1,8 +1,8 @@
 """Purestate games as pyspiel games, for OpenSpiel's algorithms.
 
 ``as_pyspiel(game)`` is any purestate game behind OpenSpiel's Python game API (with observation
-tensors from ``interop.planes``), and ``to_pyspiel(game, state)`` a pyspiel state of it. A game
-whose rounds are simultaneous (Tron under ``rules=simultaneous``) becomes a simultaneous-move
+tensors from the game's ``planes`` hook), and ``to_pyspiel(game, state)`` a pyspiel state of it. A
+game whose rounds are simultaneous (Tron under ``rules=simultaneous``) becomes a simultaneous-move
 pyspiel game; which moves a seat may see is the core's driver's answer
 (``core.match.hides_moves``, ``core.match.hidden_from``). The other direction is
 ``from_openspiel``.
@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from purestate.core.game import Game
+from purestate.core.hooks import planes_of
 from purestate.core.match import hidden_from, hides_moves
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError
 from purestate.interop.from_openspiel import OpenSpielGame
 from purestate.interop.openspiel import format_name, num_move_ids, pyspiel_module
-from purestate.interop.planes import planes_of
 
 
 def _utility_bounds(game: Game[Any, Any]) -> tuple[float, float]:
@@ -156,7 +156,7 @@ def _python_game(pyspiel: Any) -> type:
         def __init__(self, game: Game[Any, Any]) -> None:
             low, high = _utility_bounds(game)
             name = format_name(game)
-            planes = _planes_or_none(game)
+            planes = planes_of(game)
             self.rounds = hides_moves(game)
             game_type = T(
                 short_name="purestate_" + game.spec.name,
@@ -188,7 +188,7 @@ def _python_game(pyspiel: Any) -> type:
             self.planes = planes
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-            """The observation planes (``interop.planes``), or for a perfect-recall request the
+            """The observation planes (the game's ``planes``), or for a perfect-recall request the
             public-information observer OpenSpiel makes for any perfect-information game."""
             if params:
                 raise ValueError(f"observation parameters are not supported: {params}")
@@ -224,13 +224,6 @@ def _python_game(pyspiel: Any) -> type:
     return PurestateGame
 
 
-def _planes_or_none(game: Game[Any, Any]) -> Any:
-    try:
-        return planes_of(game)
-    except SpecError:
-        return None
-
-
 class _PlanesObserver:
     """OpenSpiel's observer protocol over a game's observation planes: ``tensor`` (flat, float32),
     ``dict`` (the same numbers as rows × columns × planes), ``set_from`` and ``string_from``."""
@@ -242,7 +235,7 @@ class _PlanesObserver:
         self.planes = planes
         self.start = game.initial()
         # pyspiel reads the start position's planes before every observation it is asked for
-        first = [planes(game, self.start, p) for p in (0, 1)]
+        first = [planes(self.start, p) for p in (0, 1)]
         self.at_start = tuple(a.ravel().astype(np.float32) for a in first)
         for a in self.at_start:
             a.flags.writeable = False
@@ -255,7 +248,7 @@ class _PlanesObserver:
         if position == self.start:
             self.tensor[:] = self.at_start[player]
         else:
-            self.tensor[:] = self.planes(self.game, position, player).ravel()
+            self.tensor[:] = self.planes(position, player).ravel()
 
     def string_from(self, state: Any, player: int) -> str:
         """The board as the game renders it (both players see the whole position)."""

@@ -1,8 +1,9 @@
 """Exact solvers: the value of every position under perfect play.
 
-``solve(game)`` returns a ``Solution`` for a game small enough to solve. Games with a faster
-special-purpose solver register it in ``_SOLVERS`` (one line); every other game gets the generic
-memoised minimax of ``purestate.solve.minimax``. Results are memoised per game value: solving is a
+``solve(game)`` returns a ``Solution`` for a game small enough to solve. A game with a faster
+special-purpose solver names it (``GameSpec.solver``, a ``"module:function"`` string, so the game
+imports nothing of this layer); every other game gets the generic memoised minimax of
+``purestate.solve.minimax``. Results are memoised per game value: solving is a
 pure function of the game, so a second call in the same process is free. The shell may seed the
 memo with a solution it loaded from a disk cache (``remember``).
 
@@ -75,11 +76,6 @@ class ArraySolution(Protocol):
         ...
 
 
-# game name -> "module:function(game) -> Solution"
-_SOLVERS: dict[str, str] = {
-    "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
-    "connect_four": "purestate.solve.connect_four:solve",
-}
 # Keyed by game value; filled here and by the shell from its disk cache (``remember``), so a table
 # rather than a decorator. A solution can hold millions of positions: keep a few games only.
 _MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
@@ -88,8 +84,8 @@ _MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
 
 
 def solver_for(game: Game[Any, Any]) -> str:
-    """The ``module:function`` that solves ``game``."""
-    return _SOLVERS.get(game.spec.name, "purestate.solve.minimax:solve_exhaustive")
+    """The ``module:function`` that solves ``game``: the one it names, else generic minimax."""
+    return game.spec.solver or "purestate.solve.minimax:solve_exhaustive"
 
 
 def require_solvable(

@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from purestate.core.memo import memo
-from purestate.core.registry import agents, games, make_spec
+from purestate.core.registry import agents, games, make, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
@@ -239,7 +239,8 @@ def create_app(
 
     async def home(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
-        return HTMLResponse(pages.home(list(games()), list(agents()), len(listed)))
+        examples = {g: make(g).spec.examples for g in games()}
+        return HTMLResponse(pages.home(examples, list(agents()), len(listed)))
 
     async def play_page(request: Request) -> Response:
         spec = request.path_params["spec"]
@@ -299,7 +300,8 @@ def create_app(
 
     async def tron_page(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
-        tron = [r for r in listed if r["kind"] == "tron" and r["games"]]
+        # the Tron page is Tron's own (its shipped maps, its matches): it names its game
+        tron = [r for r in listed if r["game"] == "tron" and r["games"]]
         maps = await run_in_threadpool(map_pictures)
         return HTMLResponse(pages.tron_page(tron, maps))
 

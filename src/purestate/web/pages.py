@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -40,20 +40,13 @@ def page(title: str, body: str, script: str = "", data: dict[str, Any] | None = 
     )
 
 
-def home(games: list[str], agents: list[str], runs: int) -> str:
-    """The start page: every game with a link to play it, the agents, the runs."""
-    examples = {
-        "tictactoe": ["tictactoe"],
-        "dots_and_boxes": ["dots_and_boxes:rows=2,cols=2", "dots_and_boxes:rows=3,cols=3"],
-        "ultimate_tictactoe": ["ultimate_tictactoe"],
-        "xtreme_tictactoe": ["xtreme_tictactoe"],
-        "tron": ["tron:map=small_room", "tron:map=empty_room"],
-    }
+def home(games: Mapping[str, Sequence[str]], agents: list[str], runs: int) -> str:
+    """The start page: every game with links to play its examples (``games``: name ->
+    ``GameSpec.examples``), the agents, the runs."""
     items = []
-    for g in games:
+    for g, examples in games.items():
         links = " · ".join(
-            f'<a href="/play/{quote(spec, safe=":=,")}">{escape(spec)}</a>'
-            for spec in examples.get(g, [g])
+            f'<a href="/play/{quote(spec, safe=":=,")}">{escape(spec)}</a>' for spec in examples
         )
         items.append(f"<li><b>{escape(g)}</b>: play {links}</li>")
     body = (
@@ -129,11 +122,11 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
     run (``travel``), a slider over the game index showing the learned table after k games."""
     name = view["name"]
     parts = [f"<h1>Run {escape(name)} <small>({escape(view['kind'])})</small></h1>"]
-    if view["kind"] == "tron" and view["games"]:
+    if view["games"]:
         spec = view["games"][0]["game"]
         parts.append(
             f'<p><a href="{run_href(name)}/games/0?play=1">Watch game 0 animated</a> · '
-            f'<a href="/play/{quote(spec, safe=":=,")}">play this map against a bot</a></p>'
+            f'<a href="/play/{quote(spec, safe=":=,")}">play this game against a bot</a></p>'
         )
     parts.append("<h2>Learning curve</h2>")
     parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))

@@ -96,16 +96,24 @@ def _kind(folder: Path) -> str:
         return "sweep"
     if (folder / "standings.json").is_file():
         return "tournament"
-    games = folder / GAMES_FILE
-    if games.is_file():
-        with games.open(encoding="utf-8", errors="replace") as f:
-            first = f.readline(4096)
-        try:
-            game = json.loads(first).get("game", "")
-        except (ValueError, AttributeError):
-            game = ""
-        return "tron" if str(game).startswith("tron") else "games"
+    if (folder / GAMES_FILE).is_file():
+        return "games"
     return "run"
+
+
+def _game(folder: Path) -> str:
+    """The name of the game a run's games log starts with (``""`` without one): what the
+    records hold, so a page can pick the runs of one game."""
+    games = folder / GAMES_FILE
+    if not games.is_file():
+        return ""
+    with games.open(encoding="utf-8", errors="replace") as f:
+        first = f.readline(4096)
+    try:
+        game = json.loads(first).get("game", "")
+    except (ValueError, AttributeError):
+        return ""
+    return str(game).partition(":")[0]
 
 
 def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
@@ -133,8 +141,9 @@ def list_runs(root: Path, under: str = "") -> list[dict[str, Any]]:
                 name = child.relative_to(base).as_posix()
                 games, counted = _count(child)
                 found.append(
-                    {"name": name, "kind": _kind(child), "games": games, "counted": counted}
-                )
+                    {"name": name, "kind": _kind(child), "game": _game(child), "games": games,
+                     "counted": counted}
+                )  # fmt: skip
             if depth < MAX_DEPTH:
                 walk(child, depth + 1)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
 from purestate.games.tron.grid import flood, neighbours_of
 from purestate.games.tron.rules import State, Topology
 from purestate.heuristics.tron.endgame import HALF
@@ -156,6 +156,7 @@ def chamber_counts(
     return c0, c1
 
 
+@made_for("tron")
 def chamber_eval(game: Game[Any, Any], state: State) -> float:
     """a1k0n's chamber-aware evaluation, K1·ΔN + K2·ΔE over the chamber trees of both Voronoi
     territories, or the endgame fill once the players are separated."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
 from purestate.core.spec import SpecError
 from purestate.games.tron.grid import flood
 from purestate.games.tron.rules import RUNNING, State, Tron
@@ -24,6 +24,7 @@ def as_tron(game: Game[Any, Any], who: str = "this evaluation") -> Tron:
     return game
 
 
+@made_for("tron")
 def space(game: Game[Any, Any], state: State) -> float:
     """Flood-fill difference: each player's reachable empty cells, scaled into (-0.9, 0.9)."""
     g = as_tron(game)
@@ -50,6 +51,7 @@ def connected(game: Game[Any, Any], state: State) -> tuple[Tron, Voronoi | None,
     return g, v, 0.0
 
 
+@made_for("tron")
 def voronoi_eval(game: Game[Any, Any], state: State) -> float:
     """Voronoi territory difference (ties to the mover under alternating rules), or the endgame
     fill comparison once the players are separated."""

@@ -67,13 +67,18 @@ async function send(text) {
   }
 }
 
+function offers(move) {
+  return [...board.querySelectorAll("[data-move]")].some((e) => e.dataset.move === move);
+}
+
 board.addEventListener("click", (event) => {
   const target = event.target.closest("[data-move], [data-illegal]");
   if (!target) return;
   send(target.dataset.move ?? target.dataset.illegal);
 });
 document.addEventListener("keydown", (event) => {
-  if (!current || !(event.key in ARROWS) || !current.game.startsWith("tron")) return;
+  // the arrows steer where the board offers their moves (Tron's U, D, L, R), in any game
+  if (!current || !(event.key in ARROWS) || !offers(ARROWS[event.key])) return;
   if (event.target.closest("input, select")) return;
   event.preventDefault();
   send(ARROWS[event.key]);
