@@ -190,3 +190,18 @@ def test_the_menace_boxes_key_explains_every_symbol_the_boxes_show(tmp_path: Pat
     assert "0" in boards.split()  # the emptied move
     assert "·" in boards.split()  # squares whose colour another stands for
     assert "0:" in key and "· =" in key and "a number = beads" in key
+
+
+@pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs purestate[openspiel]")
+def test_games_lists_the_openspiel_games_the_bridge_plays() -> None:
+    result = CliRunner().invoke(app, ["games", "--openspiel", "--json"])
+    assert result.exit_code == 0, result.output
+    names = [row["name"] for row in json.loads(result.output)]
+    assert {"openspiel:connect_four", "openspiel:tic_tac_toe", "openspiel:hex"} <= set(names)
+    # chance, simultaneous moves and hidden information are not purestate games
+    assert not {"openspiel:kuhn_poker", "openspiel:goofspiel", "openspiel:backgammon"} & set(names)
+    for name in names:  # every one listed loads and plays its first move
+        game = purestate.make(name)
+        assert game.legal(game.initial())
+    plain = CliRunner().invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert "purestate games --openspiel" in plain.output

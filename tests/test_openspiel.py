@@ -472,6 +472,8 @@ def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) ->
         exec(compile(block, "docs/interop.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 4 and printed[2] == "(18,)"
+    # the PettingZoo example prints the returns it says it prints (not PettingZoo's emptied {})
+    assert printed[3] != "{}" and f"It prints `{printed[3]}`" in page
 
 
 # --- options checked before OpenSpiel sees them (issue 20) -------------------------------------

@@ -82,10 +82,47 @@ def _example(rows: list[dict[str, Any]]) -> str:
 @app.command("games")
 @friendly
 def games_command(
+    openspiel: Annotated[
+        bool,
+        typer.Option(
+            "--openspiel",
+            help="List the OpenSpiel games purestate plays as openspiel:NAME instead "
+            "(needs purestate[openspiel]).",
+        ),
+    ] = False,
     as_json: AsJson = False,
 ) -> None:
     """List the games and their options, with defaults and meanings."""
+    if openspiel:
+        _openspiel_listing(as_json)
+        return
     _listing("game", registry.games(), registry.game_class, as_json, examples=_examples)
+    if not as_json:
+        console.print(
+            "and OpenSpiel's two-player games as openspiel:NAME[:key=value,...]: "
+            "`purestate games --openspiel` lists them",
+            highlight=False,
+        )
+
+
+def _openspiel_listing(as_json: bool) -> None:
+    """The OpenSpiel games the bridge plays (``from_openspiel.playable``)."""
+    from purestate.interop.from_openspiel import PREFIX, playable
+
+    with console.status("asking OpenSpiel which of its games purestate can play"):
+        found = playable()
+    if as_json:
+        print_json([{"name": f"{PREFIX}:{n}", "long_name": long} for n, long in found])
+        return
+    table = Table(Column("game", no_wrap=True, style="bold"), "OpenSpiel's name")
+    for name, long in found:
+        table.add_row(f"{PREFIX}:{name}", long)
+    console.print(table)
+    console.print(
+        f"{len(found)} games; their options are OpenSpiel's parameters, "
+        f"e.g. {PREFIX}:breakthrough:rows=5,columns=5",
+        highlight=False,
+    )
 
 
 def _examples(name: str) -> tuple[str, ...]:

@@ -209,6 +209,35 @@ class OpenSpielState:
     native: Any = field(eq=False, repr=False)
 
 
+def playable() -> tuple[tuple[str, str], ...]:
+    """The OpenSpiel games purestate plays as ``openspiel:NAME``, with their long names.
+
+    Each game whose type allows two players taking turns, with perfect information and no
+    chance, and that ``load`` then accepts with its default options (some default to more
+    players or exceed the bridge's bounds), sorted by name.
+
+    Raises:
+        SpecError: one line naming the extra when OpenSpiel is not installed.
+    """
+    pyspiel = pyspiel_module()
+    kinds = pyspiel.GameType
+    found = []
+    for gt in pyspiel.registered_games():
+        if not (
+            gt.min_num_players <= 2 <= gt.max_num_players
+            and gt.dynamics == kinds.Dynamics.SEQUENTIAL
+            and gt.chance_mode == kinds.ChanceMode.DETERMINISTIC
+            and gt.information == kinds.Information.PERFECT_INFORMATION
+        ):
+            continue
+        try:
+            load(gt.short_name)
+        except SpecError:
+            continue
+        found.append((gt.short_name, gt.long_name))
+    return tuple(sorted(found))
+
+
 def _wrap(history: tuple[int, ...], native: Any) -> OpenSpielState:
     if native.is_terminal():
         r = native.returns()
