@@ -250,8 +250,16 @@ def create_app(
     async def runs_page(request: Request) -> Response:
         return HTMLResponse(pages.runs_list(await run_in_threadpool(list_runs, root)))
 
+    def page_asked(request: Request) -> int:
+        text = request.query_params.get("page", "0")
+        if not text.isdigit() or len(text) > 9:
+            raise WebError("page must be a whole number from 0")
+        return int(text)
+
     async def run_page(request: Request) -> Response:
-        view = await run_in_threadpool(run_view, root, request.path_params["run"])
+        view = await run_in_threadpool(
+            run_view, root, request.path_params["run"], page_asked(request)
+        )
         travel = await run_in_threadpool(can_travel, root, request.path_params["run"])
         return HTMLResponse(pages.run_page(view, travel))
 
@@ -292,7 +300,8 @@ def create_app(
         return JSONResponse({"runs": await run_in_threadpool(list_runs, root)})
 
     async def api_run(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(run_view, root, request.path_params["run"]))
+        run, page = request.path_params["run"], page_asked(request)
+        return JSONResponse(await run_in_threadpool(run_view, root, run, page))
 
     async def api_game(request: Request) -> Response:
         run, index = request.path_params["run"], request.path_params["index"]
