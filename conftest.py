@@ -1,6 +1,6 @@
 """Set-up shared by the example tests (tests/) and the property tests (properties/).
 
-Two things live here because both suites need them and neither suite's modules can import the
+Three things live here because both suites need them and neither suite's modules can import the
 other's (pytest imports test folders by path, not as packages):
 
 - the Hypothesis profiles, the one place where example counts are set: ``dev`` (quick, the

@@ -9,10 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.core import keys
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.core.record import Record, from_text, to_text
 from purestate.core.spec import SpecError
 from purestate.games.connect_four import ConnectFour, State

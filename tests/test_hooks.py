@@ -101,15 +101,9 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
     class Plain:
         playout = 3  # an attribute of that name, not a method
         num_move_ids = "9"
-        CLASSIC_DEFAULTS = "c=1.0"  # not a mapping
 
     assert hooks.playout_of(Plain()) is None
     assert hooks.num_move_ids_of(Plain()) is None
-    assert hooks.classic_defaults_of(Plain) is None
-    assert hooks.classic_defaults_of(type(purestate.agent("random"))) is None
-    assert hooks.classic_defaults_of(type(purestate.agent("mcts"))) == {
-        "c": "1.0", "playout": "random", "decisive": "false"
-    }  # fmt: skip
     assert hooks.greedy_of(purestate.agent("random")) is None
     assert hooks.check_game_of(purestate.agent("random")) is None
 
@@ -215,7 +209,6 @@ def test_purestate_play_refuses_an_opponent_made_for_another_game(opponent: str,
 # -- one place ----------------------------------------------------------------------------------
 
 _HOOKS = (
-    "CLASSIC_DEFAULTS",
     "playout",
     "score",
     "unscored",

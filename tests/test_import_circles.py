@@ -17,22 +17,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "purestate"
 
-KNOWN: frozenset[frozenset[str]] = frozenset(
-    {
-        # KNOWN CASE, to go: td/learner.py imports td/selfplay.py's LOOPS, and selfplay.py
-        # imports the learner classes under TYPE_CHECKING (TDLearner, and QLearning, which
-        # reaches the learner through notebook.py); issue 22 (item 4, Q-learning's fused loop
-        # living with Q-learning) removes it in another branch: drop this entry when it is merged
-        frozenset(
-            {
-                "purestate.agents.td.learner",
-                "purestate.agents.td.notebook",
-                "purestate.agents.td.qlearning",
-                "purestate.agents.td.selfplay",
-            }
-        ),
-    }
-)
+KNOWN: frozenset[frozenset[str]] = frozenset()
 """Circles known when this test was written, each to be removed: the test fails on any other,
 and on a known one that has gone (so the entry is dropped with the circle)."""
 

@@ -533,8 +533,8 @@ def test_a_spiel_check_reads_as_its_condition_and_values() -> None:
 
 
 def test_the_position_bound_is_the_sum_of_the_histories() -> None:
-    from purestate.interop.from_openspiel import _position_bound
+    from purestate.interop.from_openspiel import position_bound
 
     for actions in range(6):
         for length in range(7):
-            assert _position_bound(actions, length) == sum(actions**d for d in range(length + 1))
+            assert position_bound(actions, length) == sum(actions**d for d in range(length + 1))

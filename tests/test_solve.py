@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 from attrs import frozen
+from tests.moves import play_moves
 
 import purestate
-from purestate.core.game import GameSpec, IllegalMove, play_moves
+from purestate.core.game import GameSpec, IllegalMove
 from purestate.solve import solve, solver_for
 from purestate.solve.counts import TooLarge, census, count_games, reachable
 from purestate.solve.minimax import solve_exhaustive

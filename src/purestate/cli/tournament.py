@@ -150,12 +150,13 @@ def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex
             len(names), results, seed=seed,
             progress=lambda done, total: bar.update(elo, completed=done),
         )  # fmt: skip
-    return _summary(game, names, games, seed, table), results
+    return standings_summary(game, names, games, seed, table), results
 
 
-def _summary(
+def standings_summary(
     game: str, names: list[str], games: int, seed: int, table: Standings
 ) -> dict[str, Any]:
+    """The tournament's figures as ``--json`` prints them, the agents ranked by rating."""
     # ratings equal to a millionth of a point are a tie (the fit's last digits are noise): the
     # first-listed agent ranks first, on every machine
     ranked = sorted(table.ratings, key=lambda r: (-round(r.elo, 6), r.entrant))

@@ -19,7 +19,6 @@ looked up through ``purestate.core.hooks``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
@@ -202,16 +201,6 @@ class FromParams(Protocol):
         ``SpecError`` for an unknown option or a bad value, as the generic build does.
         """
         ...
-
-
-class ChangedDefaults(Protocol):
-    """An agent class whose option defaults changed after specs of it were saved in files."""
-
-    CLASSIC_DEFAULTS: Mapping[str, str]
-    """The options whose defaults changed, at the values they had before (option -> text): a
-    spec in a file written before the change (a ``run.json`` of format ``purestate.run/1``, a
-    ``sweep.json`` without a format) meant these wherever it did not set them. Read by
-    ``core.registry.classic_spec``."""
 
 
 def check_seat(seat: Any) -> None:

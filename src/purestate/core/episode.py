@@ -96,12 +96,9 @@ def plies(
     without a ply. A game a person plays in is a ``core.match.Match``, whose bots take the same
     plies (``agent_moves``) with the same keys.
     """
-    try:
-        state = game.initial() if start is None else start
-        is_over, to_move = game.is_over, game.to_move
-    except AttributeError:
-        require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
-        raise
+    require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
+    state = game.initial() if start is None else start
+    is_over, to_move = game.is_over, game.to_move
     current = list(tables)
     states = [state]
     moves: list[Any] = []

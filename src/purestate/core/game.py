@@ -12,6 +12,8 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from attrs import Factory, field, frozen
 
+from purestate.core.memo import memo
+
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
 
@@ -41,7 +43,7 @@ _METHODS = ("initial", "to_move", "legal", "step", "is_over", "returns")
 def not_a_game(game: Any, state: Any = None) -> NotAGame | None:
     """Why ``game`` is not a purestate game or ``state`` not a purestate state, or None.
 
-    Called where a missing method surfaced as an ``AttributeError``, to say it in one line.
+    Called by ``require_game`` and where a value is taken as a game, to say it in one line.
     """
     if _pyspiel_object(game):
         try:
@@ -65,11 +67,27 @@ def not_a_game(game: Any, state: Any = None) -> NotAGame | None:
     return None
 
 
+@memo(size=64, why="one entry per pair of game and state classes a process meets: a handful")
+def _maybe_foreign(game_type: type, state_type: type) -> bool:
+    """Whether a game of ``game_type`` or a state of ``state_type`` may not be purestate's (then
+    ``not_a_game`` looks at the objects themselves)."""
+    return any(
+        c.__module__ == "pyspiel" for c in (*game_type.__mro__, *state_type.__mro__)
+    ) or not all(callable(getattr(game_type, m, None)) for m in _METHODS)
+
+
 def require_game(game: Any, state: Any = None) -> None:
-    """Raise ``not_a_game(game, state)`` if there is a reason; return otherwise."""
-    err = not_a_game(game, state)
-    if err is not None:
-        raise err
+    """Raise ``not_a_game(game, state)`` if there is a reason; return otherwise.
+
+    The explicit check a search or a driver makes where a game (and a state) enters it, so that a
+    pyspiel object gets one line saying how to bridge it instead of an ``AttributeError`` from
+    deep inside. Cheap enough for every move: the verdict on a purestate game's class is
+    remembered.
+    """
+    if _maybe_foreign(type(game), type(state)):
+        err = not_a_game(game, state)
+        if err is not None:
+            raise err
 
 
 @frozen
@@ -374,11 +392,3 @@ def made_for(*games: str) -> Callable[[EvaluationT], EvaluationT]:
         return fn
 
     return declare
-
-
-def play_moves(game: Game[Any, Any], moves: Sequence[Any], state: Any = None) -> Any:
-    """Apply ``moves`` in order from ``state`` (default: the initial state); return the end."""
-    s = game.initial() if state is None else state
-    for m in moves:
-        s = game.step(s, m)
-    return s

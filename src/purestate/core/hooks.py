@@ -4,7 +4,7 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``,
 ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside ``Game``
 (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
-``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ChangedDefaults`` beside ``Agent``
+``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent``
 (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -209,12 +209,6 @@ def from_params_of(cls: Any) -> FromParamsFn | None:
     """The agent class's own builder from spec options (``FromParams``), or None."""
     found: FromParamsFn | None = _method(cls, "from_params")
     return found
-
-
-def classic_defaults_of(cls: Any) -> Mapping[str, str] | None:
-    """The agent class's defaults before they changed (``ChangedDefaults``), or None."""
-    found = getattr(cls, "CLASSIC_DEFAULTS", None)
-    return found if isinstance(found, Mapping) else None
 
 
 # -- solver hooks (declared in purestate/solve/__init__.py) ---------------------------------------

@@ -110,11 +110,8 @@ class Match:
         Raises:
             NotAGame: for an object that is not a purestate game (a pyspiel game, say).
         """
-        try:
-            state = game.initial() if start is None else start
-        except AttributeError:
-            require_game(game, start)
-            raise
+        require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
+        state = game.initial() if start is None else start
         a0, a1 = agents
         t0, t1 = tables
         return cls(game, (a0, a1), (t0, t1), key, (state,))

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 import attrs
 
+from purestate.core import history
 from purestate.core.agent import Agent
 from purestate.core.game import Game, NotAGame, not_a_game
-from purestate.core.hooks import classic_defaults_of, from_params_of, made_for_of
+from purestate.core.hooks import from_params_of, made_for_of
 from purestate.core.spec import SpecError, build, format_spec, option_fields, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
@@ -52,12 +53,6 @@ _AGENTS: dict[str, str] = {
     # OpenSpiel's own bots (need purestate[openspiel] to move, not to be listed)
     "openspiel_mcts": "purestate.interop.bots:OpenSpielMCTS",
     "openspiel_random": "purestate.interop.bots:OpenSpielRandom",
-}
-
-# old name -> its agent's name today: specs, run folders and records written under the old name
-# still build the agent (whose spec then carries the new name).
-_AGENT_ALIASES: dict[str, str] = {
-    "seedbot": "xtreme2019",
 }
 
 
@@ -135,27 +130,27 @@ def game_class(name: str) -> type:
 
 
 def agent_aliases() -> dict[str, str]:
-    """The agents' old names, each with the name it stands for today."""
-    return dict(_AGENT_ALIASES)
+    """The agents' old names, each with the name it stands for today (``core.history``)."""
+    return dict(history.AGENT_ALIASES)
 
 
 def agent_class(name: str) -> type:
     """The class of the agent called ``name`` (or by an old name of it)."""
-    name = _AGENT_ALIASES.get(name, name)
+    name = history.agent_name(name)
     if name not in _AGENTS:
         raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
     cls: type = _load(_AGENTS[name])
     return cls
 
 
-def classic_spec(spec: str) -> str:
-    """The spec that means today what ``spec`` meant in a file written before its agent's
-    defaults changed (a ``run.json`` of format ``purestate.run/1``, a ``sweep.json`` without one).
+def spec_then(spec: str, version: int) -> str:
+    """The spec that means today what ``spec`` meant in a run or sweep file of format ``version``
+    (``core.history``: the defaults each version had).
 
-    Options the spec sets keep their values; the agent's changed options (``ChangedDefaults``) get
-    their old values, spelled out: ``mcts:simulations=300`` becomes
+    Options the spec sets keep their values; the agent's options whose defaults changed since get
+    their old values, spelled out: in a version-1 file ``mcts:simulations=300`` is
     ``mcts:simulations=300,c=1.0,playout=random,decisive=false``. A spec of an agent whose
-    defaults never changed, or of no registered agent, comes back as it is.
+    defaults never changed since, or of no registered agent, comes back as it is.
 
     Raises:
         SpecError: for a bad spec of an agent whose defaults changed.
@@ -165,11 +160,23 @@ def classic_spec(spec: str) -> str:
         cls = agent_class(name)
     except SpecError:
         return spec
-    old = classic_defaults_of(cls)
+    old = history.defaults_then(name, version)
     if not old:
         return spec
-    name = _AGENT_ALIASES.get(name, name)
+    name = history.agent_name(name)
     return format_spec(name, build(cls, name, {**old, **params}), always=tuple(old))
+
+
+def classic_spec(spec: str) -> str:
+    """``spec_then(spec, 1)``: the spec that means today what ``spec`` meant before ``mcts``'s
+    defaults first changed (a ``run.json`` of format ``purestate.run/1``, a ``sweep.json`` without
+    a format): ``mcts:simulations=300`` becomes
+    ``mcts:simulations=300,c=1.0,playout=random,decisive=false``.
+
+    Raises:
+        SpecError: for a bad spec of an agent whose defaults changed.
+    """
+    return spec_then(spec, 1)
 
 
 def evaluations() -> tuple[str, ...]:

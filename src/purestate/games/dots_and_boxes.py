@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
+from purestate.core import history
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo, memo
 from purestate.core.picture import INK, PLAYER_COLOURS, PLAYER_TINTS, document, el, move_data, text
@@ -97,6 +98,12 @@ def _made(lines: int, own0: int, own1: int, to_move: int) -> State:
 
 
 _EMPTY = State(0, 0, 0, 0)
+_NUMBER_PREFIXES = (
+    ("id:", 0),
+    ("notebook:", 1),
+    *((f"{old}:", 1) for old, new in history.NUMBERING_ALIASES.items() if new == "notebook"),
+)
+"""What a typed line may start with to say its numbering, and the offset to the move id."""
 
 
 class Board:
@@ -283,11 +290,6 @@ def _parse_lines(text: str, n: int) -> int | None:
     return sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
-def _numbering(name: str) -> Any:
-    """A ``numbering`` option by its name today (``seed`` is the notebook's older name)."""
-    return "notebook" if name == "seed" else name
-
-
 @frozen
 class DotsAndBoxes:
     """Dots and boxes on a rows × cols board of boxes.
@@ -309,7 +311,7 @@ class DotsAndBoxes:
     cols: int = 2
     margin: bool = True
     numbering: Literal["id", "notebook", "seed"] = field(
-        default="id", eq=False, converter=_numbering
+        default="id", eq=False, converter=history.numbering
     )
     _board: Board = field(init=False, eq=False, repr=False)
     # the board's hot tables, copied onto the game so the rules reach them in one look-up
@@ -638,7 +640,7 @@ class DotsAndBoxes:
         t = text.strip().lower()
         b = self._board
         move: int | None = None
-        for prefix, offset in (("id:", 0), ("notebook:", 1), ("seed:", 1)):
+        for prefix, offset in _NUMBER_PREFIXES:
             if t.startswith(prefix):
                 num = t[len(prefix) :].strip()
                 if not num.isdigit():

@@ -255,7 +255,7 @@ def _not_ours(game: OpenSpielGame, state: Any) -> NotAGame:
     )
 
 
-def _position_bound(actions: int, length: int) -> int:
+def position_bound(actions: int, length: int) -> int:
     """An upper bound on the positions of a game with ``actions`` action ids that lasts at most
     ``length`` plies: every position is a history of at most ``length`` actions, and there are
     ``1 + a + ... + a^length`` of them (in closed form: the sum term by term took most of a
@@ -294,7 +294,7 @@ class OpenSpielGame:
             max_length=g.max_game_length(),
             zero_sum=zero_sum,
             outcomes=(-1.0, 0.0, 1.0) if wdl else None,
-            positions=_position_bound(g.num_distinct_actions(), g.max_game_length()),
+            positions=position_bound(g.num_distinct_actions(), g.max_game_length()),
             default_opponent="mcts",
         )
         object.__setattr__(self, "_spec", spec)

@@ -147,6 +147,12 @@ def remember(game: Game[Any, Any], solution: Solution) -> None:
     _MEMO.put(game, solution)
 
 
+def forget(game: Game[Any, Any]) -> None:
+    """Drop ``game``'s solution from the memo, if it holds one (the next ``solve`` computes it
+    again, or the shell reads it again from its disk cache)."""
+    _MEMO.pop(game, None)
+
+
 def memoised(game: Game[Any, Any]) -> Solution | None:
     """The solution already in the memo, or None (the shell checks before reading a disk cache)."""
     return _MEMO.get(game)
