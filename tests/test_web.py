@@ -20,6 +20,7 @@ from purestate.cli import app as cli_app
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.keys import fold_in
 from purestate.core.learning import tally
+from purestate.core.spec import SpecError
 from purestate.experiments.selfplay import Selfplay
 from purestate.web.app import MAX_BODY, create_app
 from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES
@@ -586,7 +587,7 @@ class Breaks(FixedPolicy):
 
     def act(self, game: Any, table: Any, state: Any, key: Any) -> Decision[Any]:
         if not self.moves:
-            raise TypeError("made for another game")
+            raise SpecError("made for another game")
         return Decision(self.moves.pop(0))
 
 

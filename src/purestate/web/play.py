@@ -198,9 +198,9 @@ class Session:
             after = self.match.bots_move()
         except WebError:
             raise
-        except TypeError as e:
+        except SpecError as e:
             # registered evaluations and scores are refused at setup (check_game); a function
-            # injected in code for another game says so with a TypeError when first used
+            # injected in code for another game says so with a one-line SpecError when first used
             raise WebError(f"{self.bot.spec} cannot play {self.game.spec.name}: {e}") from None
         except Exception as e:
             # a bot that breaks (an error inside a library's search) is its game's trouble, not

@@ -19,10 +19,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
+from purestate.core.history import upgrade
 from purestate.core.hooks import seat_name
 from purestate.core.learning import Tally, blocks, cumulative_incentive, tally, wilson
 from purestate.core.record import Record, RecordError, replay_record
-from purestate.core.registry import make_spec
+from purestate.core.registry import make_spec, spec_then
 from purestate.core.spec import SpecError, parse_spec
 from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
@@ -118,12 +119,14 @@ def training_manifest(folder: Path) -> dict[str, Any] | None:
             continue
         if not isinstance(data, dict) or data.get("command", "selfplay") != "selfplay":
             continue
+        # an old manifest's specs mean what they meant when it was written
+        found: dict[str, Any] = upgrade(data, "run", spec_then) if file == "run.json" else data
         if (
-            all(isinstance(data.get(f), str) for f in ("game", "agent", "opponent"))
-            and data.get("seat") in SEATS
-            and isinstance(data.get("seed"), int)
+            all(isinstance(found.get(f), str) for f in ("game", "agent", "opponent"))
+            and found.get("seat") in SEATS
+            and isinstance(found.get("seed"), int)
         ):
-            return data
+            return found
     return None
 
 
