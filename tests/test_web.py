@@ -844,3 +844,23 @@ def test_the_runs_page_lists_a_sweeps_runs_on_the_sweeps_row(client: TestClient)
     assert 'href="/runs/sweep"' in page and "(2 runs inside)" in page
     assert 'href="/runs/sweep/runs/' not in page  # on the sweep's page, by setting
     assert 'href="/runs/sweep/runs/menace__preset=michie/seed-0"' in client.get("/runs/sweep").text
+
+
+def test_an_old_run_json_is_read_as_it_meant_when_written(tmp_path: Path) -> None:
+    from purestate.core.registry import classic_spec
+    from purestate.web.runs import training_manifest
+
+    old = {
+        "format": "purestate.run/1",
+        "command": "selfplay",
+        "game": "tictactoe",
+        "agent": "menace",
+        "opponent": "mcts:simulations=300",
+        "seat": "first",
+        "seed": 0,
+    }
+    purestate.io.files.write_json(tmp_path / "run.json", old)
+    found = training_manifest(tmp_path)
+    assert found is not None
+    assert found["opponent"] == classic_spec("mcts:simulations=300") != "mcts:simulations=300"
+    assert found["agent"] == "menace"
