@@ -44,7 +44,6 @@ ALLOWED: dict[tuple[str, str], str] = {
         "if type(game) is not TicTacToe:  # the rules are tic-tac-toe's, as ``act`` checks",
     ): _ONE_GAME,
     ("agents/rules.py", "if type(game) is not TicTacToe:"): _ONE_GAME,
-    ("agents/tron_bots.py", "if not isinstance(game, Tron):"): _ONE_GAME,
     ("heuristics/tron/evaluations.py", "if not isinstance(game, Tron):"): _ONE_GAME,
     ("cli/menace.py", "as_boards = isinstance(g, TicTacToe)"): (
         "`menace boxes` draws a box from tic-tac-toe's position text (MENACE's own boards); "
