@@ -158,7 +158,7 @@ def test_decisive_playouts_run_the_games_decisive_kernel() -> None:
             return super().decisive_playout(state, key, anti)
 
     game = Counted()
-    for playout, anti in (("auto", False), ("decisive", False), ("antidecisive", True)):
+    for playout, anti in (("auto", True), ("decisive", False), ("antidecisive", True)):
         calls.clear()
         a = purestate.agent(f"mcts:simulations=100,playout={playout}")
         a.act(game, a.initial_table(game, 0), game.initial(), keys.key(0))
@@ -300,7 +300,7 @@ def test_solver_proves_a_fork_lost_with_one_simulation_per_move() -> None:
     assert old.simulations > tree.simulations
 
 
-def test_auto_playouts_are_decisive_unless_the_game_has_only_a_random_kernel() -> None:
+def test_auto_playouts_follow_the_games_kernels() -> None:
     def stats(spec: str, game: Any, s: Any) -> list[tuple[Any, int, float]]:
         a = purestate.agent(spec)
         tree = a.act(game, Tree(), s, keys.key(4)).table
@@ -317,14 +317,12 @@ def test_auto_playouts_are_decisive_unless_the_game_has_only_a_random_kernel() -
     assert stats("mcts:simulations=200", TTT, s) != stats(
         "mcts:simulations=200,playout=random", TTT, s
     )
-    # a game with both kernels (connect four): auto is its decisive one
+    # a game with both kernels (connect four): auto is its decisive one, anti-decisive
     c4 = purestate.make("connect_four")
-    assert stats("mcts:simulations=200", c4, c4.initial()) == stats(
-        "mcts:simulations=200,playout=decisive", c4, c4.initial()
-    )
-    assert stats("mcts:simulations=200", c4, c4.initial()) != stats(
-        "mcts:simulations=200,playout=random", c4, c4.initial()
-    )
+    auto = stats("mcts:simulations=200", c4, c4.initial())
+    assert auto == stats("mcts:simulations=200,playout=antidecisive", c4, c4.initial())
+    for other in ("random", "decisive"):
+        assert auto != stats(f"mcts:simulations=200,playout={other}", c4, c4.initial())
 
 
 def test_classic_spec_spells_out_the_old_defaults() -> None:

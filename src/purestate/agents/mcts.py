@@ -13,12 +13,13 @@
   steps every move once and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
-- **Playouts**: ``auto`` (the default: decisive playouts, except on a game that has its own fast
-  random ``playout(state, key)`` and no fast ``decisive_playout(state, key, anti)``, where its
-  random kernel), uniform random, with decisive moves (play an immediate win) or decisive and
-  anti-decisive moves (also avoid moves that let the opponent win at once), both through the
-  game's decisive kernel when it has one, or heavy (moves drawn in proportion to injected
-  per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the same scores.
+- **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
+  ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
+  key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
+  immediate win) or decisive and anti-decisive moves (also avoid moves that let the opponent win
+  at once), both through the game's decisive kernel when it has one, or heavy (moves drawn in
+  proportion to injected per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the
+  same scores.
 - **Tree reuse.** The tree is the agent's table: ``act`` finds the current position among the
   descendants of the previous root (following the actual moves, bonus moves included), copies
   that subtree, searches the copy and returns it as ``Decision(move, table=tree)``. The table
@@ -180,10 +181,10 @@ class MCTS:
         seconds: Time per move (0 = none); needs the clock the shell injects.
         c: The exploration constant on rewards in [0, 1].
         solver: Prove wins, losses and draws and stop when the root is proven.
-        playout: ``auto`` (``decisive``, or the game's own fast random playout when it has
-            one and no fast decisive one), ``random``, ``decisive`` (play an immediate win),
-            ``antidecisive`` (also avoid giving the opponent an immediate win), or ``heavy``
-            (moves drawn in proportion to ``scores``).
+        playout: ``auto`` (``antidecisive`` through the game's fast decisive playout if it has
+            one, else its fast random playout if it has that, else ``decisive``), ``random``,
+            ``decisive`` (play an immediate win), ``antidecisive`` (also avoid giving the
+            opponent an immediate win), or ``heavy`` (moves drawn in proportion to ``scores``).
         scores: The name of registered per-move scores (``heavy`` playouts, ``bias``).
         bias: Progressive-bias weight: ``bias·h/(n+1)`` with ``h`` the move's score divided by the
             best score at that node (0 = off).
@@ -368,9 +369,13 @@ def _run(
     fast_random = playout_of(game)
     mode = agent.playout
     if mode == "auto":
-        # decisive playouts are the stronger at equal simulations; a game's own random kernel
-        # buys more simulations than decisive checks stepped in Python gain
-        mode = "random" if fast_random is not None and fast_decisive is None else "decisive"
+        # With the game's decisive kernel anti-decisive playouts cost little and win the most;
+        # without it, stepping every reply in Python costs b² steps a ply, and the game's random
+        # kernel buys more simulations than decisive checks gain.
+        if fast_decisive is not None:
+            mode = "antidecisive"
+        else:
+            mode = "random" if fast_random is not None else "decisive"
     eager = agent.decisive and solver
     anti = mode == "antidecisive"
     if mode != "random":
