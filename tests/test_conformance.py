@@ -242,8 +242,8 @@ def test_decisive_playout_plays_the_decisive_game_of_its_key(hooked_game: Game[A
     game = hooked_game
     playout = decisive_playout_of(game)
     assert playout is not None
-    for n, s in enumerate(_states(game, 4, 700)):
-        k = keys.fold_in(keys.key(701), n)
+    for n, s in enumerate(_states(game, 4, 600)):
+        k = keys.fold_in(keys.key(601), n)
         # the game the contract names: an immediate win when there is one, else the key's draw
         # (with ``anti``: from there on, the first move that does not let the opponent win)
         for anti in (False, True):
