@@ -1,6 +1,6 @@
 """Set-up shared by the example tests (tests/) and the property tests (properties/).
 
-Two things live here because both suites need them and neither suite's modules can import the
+Three things live here because both suites need them and neither suite's modules can import the
 other's (pytest imports test folders by path, not as packages):
 
 - the Hypothesis profiles, the one place where example counts are set: ``dev`` (quick, the
@@ -10,10 +10,10 @@ other's (pytest imports test folders by path, not as packages):
   profile's count (``settings().max_examples // n``), so every profile scales it alike.
 - the OpenSpiel games the conformance suite also runs through the bridge (``OPENSPIEL_CASES``,
   skipped without the ``openspiel`` extra), through the ``conformance_game`` fixture.
-- the registered game cases: every registered game under the parameters in ``GAME_CASES``
-  (just its defaults when it has no entry). The conformance suite (tests/test_conformance.py)
-  and the generic properties (properties/test_game_props.py) run on each case through the
-  ``registered_game`` fixture.
+- the registered game cases: every registered game under each spec its ``GameSpec.variants``
+  names (the game declares them in its own module; just its name when it declares none). The
+  conformance suite (tests/test_conformance.py) and the generic properties
+  (properties/test_game_props.py) run on each case through the ``registered_game`` fixture.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, settings
 
 import purestate
 from purestate.core.game import Game
+from purestate.core.spec import parse_spec
 
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.register_profile(
@@ -47,35 +48,6 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
-# name -> the parameter sets its cases use. A game with no entry runs once, with its defaults.
-# The sets reach the rules the defaults do not: the smallest board and a non-square one, the
-# win/loss reward beside the margin, each Tron turn order, mirrored starts and the second
-# player moving first.
-GAME_CASES: dict[str, tuple[dict[str, Any], ...]] = {
-    "connect_four": (
-        {},
-        {"columns": 5, "rows": 4, "connect": 3},
-    ),
-    "dots_and_boxes": (
-        {"rows": 1, "cols": 1},
-        {"rows": 2, "cols": 2},
-        {"rows": 2, "cols": 3},
-        {"rows": 3, "cols": 3, "margin": False},
-    ),
-    "xtreme_tictactoe": (
-        {},
-        {"reward": "draw"},
-        {"reward": "tiebreak"},
-    ),
-    "tron": (
-        {"map": "small_room"},
-        {"map": "small_room", "rules": "simultaneous"},
-        {"map": "diagonal_blocks", "first_player": 1},
-        {"map": "center_block", "start": "mirror", "start_seed": 3},
-        {"map": "empty_room", "rules": "simultaneous", "start": "mirror", "start_seed": 11},
-    ),
-}
-
 # OpenSpiel games the conformance suite plays through the bridge (purestate.interop.openspiel):
 # a drop game, a board game with captures (small board: the default 8x8 is slow to play out), a
 # connection game and the one whose move ids purestate's tic-tac-toe shares.
@@ -88,16 +60,21 @@ OPENSPIEL_CASES: tuple[str, ...] = (
 
 
 def game_cases() -> list[tuple[str, dict[str, Any]]]:
-    """Every registered game with each of its parameter sets, in registry order.
+    """Every registered game with each of the parameter sets its ``GameSpec.variants`` name, in
+    registry order.
 
     Raises:
-        ValueError: ``GAME_CASES`` names a game that is not registered (a renamed game would
-            otherwise lose its cases without a word).
+        ValueError: a variant that names another game (a copied line would otherwise test the
+            wrong game without a word).
     """
-    unknown = sorted(set(GAME_CASES) - set(purestate.games()))
-    if unknown:
-        raise ValueError(f"GAME_CASES names games that are not registered: {unknown}")
-    return [(name, dict(p)) for name in purestate.games() for p in GAME_CASES.get(name, ({},))]
+    cases = []
+    for name in purestate.games():
+        for variant in purestate.make(name).spec.variants:
+            named, params = parse_spec(variant)
+            if named != name:
+                raise ValueError(f"{name} declares a variant of another game: {variant!r}")
+            cases.append((name, params))
+    return cases
 
 
 def case_id(name: str, params: dict[str, Any]) -> str:
@@ -111,8 +88,17 @@ _CASES = game_cases()
 @pytest.fixture(scope="module", params=_CASES, ids=[case_id(*c) for c in _CASES])
 def registered_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
     """Each registered game case in turn (module scope, so Hypothesis tests may use it)."""
-    name, params = request.param
-    return purestate.make(name, **params)
+    return _made(*request.param)
+
+
+def _made(name: str, params: dict[str, str]) -> Game[Any, Any]:
+    """The game of a case: its options are text, as in a spec string."""
+    return purestate.make_spec(format_case(name, params))
+
+
+def format_case(name: str, params: dict[str, str]) -> str:
+    """The spec string of a case."""
+    return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
 
 _CONFORMANCE = [case_id(*c) for c in _CASES] + list(OPENSPIEL_CASES)
@@ -125,8 +111,7 @@ def conformance_game(request: pytest.FixtureRequest) -> Game[Any, Any]:
     if isinstance(request.param, str):
         pytest.importorskip("pyspiel")
         return purestate.make(request.param)
-    name, params = request.param
-    return purestate.make(name, **params)
+    return _made(*request.param)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -144,7 +129,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                 continue
             game, case_name = purestate.make(case), case
         else:
-            game, case_name = purestate.make(case[0], **case[1]), case_id(*case)
+            game, case_name = _made(*case), case_id(*case)
         if lookup(game) is not None:
             games.append(game)
             ids.append(case_name)

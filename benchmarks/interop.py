@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         )
 
     if "rl" in parts:
-        from purestate.interop.openspiel import as_pyspiel
+        from purestate.interop.to_openspiel import as_pyspiel
 
         print(f"rl_environment: {args.episodes} random episodes, CPU time, one run")
         for ours_name, native_name in RL_GAMES:

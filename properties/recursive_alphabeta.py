@@ -9,19 +9,23 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from purestate.agents.alphabeta import (
-    _EXACT,
-    _INF,
-    _LOWER,
-    _RESOLVED,
-    _TIE,
-    _UPPER,
+    EXACT,
+    LOWER,
     POLL_NODES,
+    RESOLVED,
+    TIE,
+    UPPER,
     Evaluate,
     SearchStats,
-    _OutOfBudget,
     zero_evaluation,
 )
 from purestate.core.game import Game
+
+_INF = float("inf")
+
+
+class _OutOfBudget(Exception):
+    """Raised inside an iteration when the node or time budget is spent."""
 
 
 def search(
@@ -84,11 +88,11 @@ def search(
         if entry is not None:
             e_depth, e_flag, e_value, first = entry
             if e_depth >= d and (
-                e_flag == _EXACT
-                or (e_flag == _LOWER and e_value >= beta)
-                or (e_flag == _UPPER and e_value <= alpha)
+                e_flag == EXACT
+                or (e_flag == LOWER and e_value >= beta)
+                or (e_flag == UPPER and e_value <= alpha)
             ):
-                return e_value, e_depth == _RESOLVED
+                return e_value, e_depth == RESOLVED
         moves = legal(s)
         if first is not None and moves[0] != first:
             moves = (first, *(m for m in moves if m != first))
@@ -107,8 +111,8 @@ def search(
                     a = v
                     if a >= beta:
                         break
-        flag = _UPPER if best <= alpha else _LOWER if best >= beta else _EXACT
-        tt[s] = (_RESOLVED if resolved else d, flag, best, best_move)
+        flag = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+        tt[s] = (RESOLVED if resolved else d, flag, best, best_move)
         return best, resolved
 
     root_moves = legal(state)
@@ -125,15 +129,15 @@ def search(
             child = step(state, m)
             # With ties wanted, later moves are searched just below the best so far, so a move
             # that equals it comes back exact instead of failing low.
-            a = best - _TIE if ties else best
+            a = best - TIE if ties else best
             v, r = child_value(child, d, a, _INF, p0)
             resolved = resolved and r
             found.append((m, v))
             if v > best:
                 best = v
                 best_move = m
-        tied = tuple(m for m in root_moves if any(mm == m and v >= best - _TIE for mm, v in found))
-        tt[state] = (_RESOLVED if resolved else d, _EXACT, best, best_move)
+        tied = tuple(m for m in root_moves if any(mm == m and v >= best - TIE for mm, v in found))
+        tt[state] = (RESOLVED if resolved else d, EXACT, best, best_move)
         return best, best_move, tied, resolved
 
     value, best_move, tied, proven = 0.0, root_moves[0], (root_moves[0],), False

@@ -7,8 +7,8 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.moves import play_moves
 
-from purestate.core.game import play_moves
 from purestate.core.keys import choice, fold_in
 from purestate.games.connect_four import ConnectFour, State
 from purestate.solve.connect_four import ConnectFourSolution, score

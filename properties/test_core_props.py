@@ -22,7 +22,7 @@ def test_draws_are_in_range_and_children_differ(k: K.Key, i: int) -> None:
 def test_fold_in_table_and_fold_bits_keep_the_definition(k: K.Key, i: int) -> None:
     # the look-up table for small data and the written-out fold_bits are speed-ups only: both
     # must equal the definition, or every seeded experiment would change
-    defined = K._mix(k ^ K._mix((i & K._MASK) ^ 0xF01D))
+    defined = K.mix(k ^ K.mix((i & K.MASK) ^ 0xF01D))
     assert K.fold_in(k, i) == defined
     assert K.fold_bits(k, i) == K.bits(K.Key(defined))
 

@@ -1,10 +1,11 @@
-"""Properties every registered game case keeps (the cases are ``GAME_CASES`` in the root
-conftest, the same the conformance suite runs): the symmetries act as a group and commute with
-the rules, canonical forms are shared by a symmetry class, the codec round-trips, ``step`` leaves
-its input alone, a game is over exactly when no move is left, every legal move can be typed back.
+"""Properties every registered game case keeps (the cases are each game's
+``GameSpec.variants``, through the root conftest, the same the conformance suite runs): the
+symmetries act as a group and commute with the rules, canonical forms are shared by a symmetry
+class, the codec round-trips, ``step`` leaves its input alone, a game is over exactly when no move
+is left, every legal move can be typed back.
 
-Each case gets a fifth of the profile's examples (30 under ci): fourteen cases where there were four
-games, each example a deep state where most were openings.
+Each case gets a fifth of the profile's examples (30 under ci); each example is a state drawn
+uniformly by length, so deep states are checked as often as openings.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def test_voronoi_partitions_the_reachable_cells(states: list[State]) -> None:
     assert v.own0 | v.own1 | v.ties == v.reach0 | v.reach1
     assert v.reach0 == H.flood(free, 1 << s.head0, t.cols)
     assert v.separated == (not v.reach0 & v.reach1)
-    c0, c1 = H._chamber_counts(s, v, False, t)
+    c0, c1 = H.chamber_counts(s, v, False, t)
     assert 0 <= c0 <= v.reach0.bit_count() and 0 <= c1 <= v.reach1.bit_count()
 
 
@@ -221,7 +221,7 @@ def _chamber_value_recursive(
             if visited & low_bit:
                 continue
             visited |= low_bit
-            steps = H._layer_distance(low_bit.bit_length() - 1, layers)
+            steps = H.layer_distance(low_bit.bit_length() - 1, layers)
             value, child_front = explore(H.neighbours_of(low_bit, cols) & region, steps)
             value += worth(low_bit)
             if child_front or (low_bit | H.neighbours_of(low_bit, cols)) & enemy:

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 from attrs import frozen
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.alphabeta import AlphaBeta, search
 from purestate.agents.timing import with_clock
 from purestate.core import keys
-from purestate.core.game import GameSpec, IllegalMove, play_moves
+from purestate.core.game import GameSpec, IllegalMove
 from purestate.core.spec import SpecError
 
 TTT = purestate.make("tictactoe")

@@ -195,6 +195,11 @@ def test_games_and_agents_list_every_registered_name() -> None:
 
     code, text = run("games", "--json")
     assert code == 0 and [g["name"] for g in json.loads(text)] == list(purestate.games())
+    for g in json.loads(text):  # the specs a person is shown first, each a spec of the game
+        assert g["examples"] and all(purestate.make_spec(e).spec.name == g["name"]
+                                     for e in g["examples"])  # fmt: skip
+    code, text = run("games")
+    assert code == 0 and "dots_and_boxes:rows=3,cols=3" in text
     code, text = run("agents", "--json")
     assert code == 0 and [a["name"] for a in json.loads(text)] == list(purestate.agents())
     menace = next(a for a in json.loads(text) if a["name"] == "menace")

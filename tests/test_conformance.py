@@ -3,9 +3,12 @@ random_sim_test): random playouts through the public API, checking the protocol'
 
 from __future__ import annotations
 
+import importlib
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,12 +19,19 @@ from purestate.core import keys
 from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
 from purestate.core.hooks import (
+    coloured_board_of,
     decisive_playout_of,
+    draw_of,
     num_move_ids_of,
     observation_of,
+    plane_lines_of,
+    plane_shape_of,
+    planes_of,
     playout_of,
     render_labels_of,
     score_of,
+    seat_marks_of,
+    seat_name,
     unscored_of,
 )
 from purestate.core.record import game_spec
@@ -43,8 +53,8 @@ def _random_game(game: Game[Any, Any], k: keys.Key) -> list[Any]:
 
 @pytest.fixture(scope="module")
 def game(conformance_game: Game[Any, Any]) -> Game[Any, Any]:
-    """Each registered game case in turn (the table is ``GAME_CASES`` in the root conftest), then
-    each OpenSpiel game of ``OPENSPIEL_CASES`` through the bridge."""
+    """Each registered game case in turn (each game's ``GameSpec.variants``, through the root
+    conftest), then each OpenSpiel game of ``OPENSPIEL_CASES`` through the bridge."""
     return conformance_game
 
 
@@ -349,3 +359,126 @@ def test_a_refused_move_leaves_the_memo_sound_and_a_cached_one_still_checks(
                 _step_or_refuse(game, s, x)
             assert game.step(s, m) == child
             assert game.step(game.decode(game.encode(s)), m) == child
+
+
+# -- what a game says about itself: planes, pictures, examples, variants, solver ----------------
+
+
+def test_every_registered_game_has_planes_and_a_drawing(registered_game: Game[Any, Any]) -> None:
+    # the bridges show the planes and the browser the drawing: a game without them would lose
+    # those features without a word, so a new game fails here until it has both
+    assert planes_of(registered_game) is not None
+    assert draw_of(registered_game) is not None
+
+
+def test_examples_and_variants_build_the_game(game: Game[Any, Any]) -> None:
+    spec = game.spec
+    assert spec.examples and spec.variants
+    for text in (*spec.examples, *spec.variants):
+        built = purestate.make_spec(text)
+        assert built.spec.name == spec.name, text
+
+
+def test_a_named_solver_is_a_function_of_the_solve_layer(game: Game[Any, Any]) -> None:
+    if not game.spec.solver:
+        return  # the generic minimax solves it
+    module, sep, name = game.spec.solver.partition(":")
+    assert sep and module.startswith("purestate.solve."), game.spec.solver
+    assert callable(getattr(importlib.import_module(module), name))
+
+
+def _planes_axis(game: Game[Any, Any], shape: tuple[int, ...]) -> int:
+    """The length of the planes axis: the last (rows × columns × planes), the first for a game
+    bridged from OpenSpiel, which keeps OpenSpiel's layout."""
+    return shape[-1] if game.spec.name in purestate.games() else shape[0]
+
+
+@pytest.mark.with_hook.with_args(planes_of)
+def test_planes_have_the_declared_shape_and_lines_and_are_zero_or_one(
+    hooked_game: Game[Any, Any],
+) -> None:
+    game = hooked_game
+    planes, shape, lines = planes_of(game), plane_shape_of(game), plane_lines_of(game)
+    assert planes is not None and shape is not None
+    assert lines is not None and all(line for line in lines)
+    assert len(lines) == _planes_axis(game, shape)
+    dtype = planes(game.initial(), 0).dtype
+    assert dtype in (np.int8, np.float32)
+    for s in _states(game, 3, 1000):
+        for p in (0, 1):
+            a = planes(s, p)
+            assert a.shape == shape and a.dtype == dtype
+            assert set(np.unique(a).tolist()) <= {0, 1}
+            kept = a.copy()
+            a[...] = 1 - a  # a caller may write into what it was given: nothing shared changes
+            assert (planes(s, p) == kept).all()
+
+
+@pytest.mark.with_hook.with_args(planes_of)
+def test_a_symmetry_moves_the_planes_entries_and_changes_no_value(
+    hooked_game: Game[Any, Any],
+) -> None:
+    # the planes of the images of many positions under one symmetry are those of the positions
+    # with the entries permuted: the same multiset of entry histories (an entry's values
+    # across all the positions), for each observer
+    game = hooked_game
+    planes = planes_of(game)
+    assert planes is not None
+    states = _states(game, 3, 1100)[::2][:60]
+    for h in game.symmetries[1:]:
+        for p in (0, 1):
+            before = np.stack([planes(s, p).ravel() for s in states], axis=1)
+            after = np.stack([planes(game.transform(s, h), p).ravel() for s in states], axis=1)
+            a, na = np.unique(before, axis=0, return_counts=True)
+            b, nb = np.unique(after, axis=0, return_counts=True)
+            assert a.shape == b.shape and (a == b).all() and (na == nb).all(), (h, p)
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.with_hook.with_args(draw_of)
+def test_the_drawing_is_svg_with_a_data_move_for_each_legal_move(
+    hooked_game: Game[Any, Any],
+) -> None:
+    game = hooked_game
+    draw = draw_of(game)
+    assert draw is not None
+    states = _random_game(game, keys.key(1200))
+    for i in range(0, len(states), max(1, len(states) // 8)):
+        s = states[i]
+        for history in (states[:i], ()):
+            root = ET.fromstring(draw(s, "a <title>", None, history))
+            assert root.tag == f"{SVG}svg"
+            texts = [e.get("data-move") for e in root.iter() if e.get("data-move") is not None]
+            assert sorted(texts) == sorted(game.format_move(m) for m in game.legal(s))
+
+
+@pytest.mark.with_hook.with_args(seat_marks_of)
+def test_the_seats_have_two_different_marks_named_with_their_order(
+    hooked_game: Game[Any, Any],
+) -> None:
+    marks = seat_marks_of(hooked_game)
+    assert marks is not None and len(set(marks)) == 2 and all(m.strip() == m != "" for m in marks)
+    # one way everywhere: the seat's order, then its mark
+    assert [seat_name(hooked_game, p) for p in (0, 1)] == [
+        f"first ({marks[0]})",
+        f"second ({marks[1]})",
+    ]
+
+
+def test_every_registered_game_names_its_seats_marks(registered_game: Game[Any, Any]) -> None:
+    # "you are X", "you are blue": a person is told what they play with in every game
+    assert seat_marks_of(registered_game) is not None
+
+
+@pytest.mark.with_hook.with_args(coloured_board_of)
+def test_the_coloured_board_is_the_rendered_board_in_colour(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
+    coloured = coloured_board_of(game)
+    assert coloured is not None
+    states = _random_game(game, keys.key(1300))
+    for i in range(1, len(states) + 1):
+        pieces = coloured(states[:i])
+        assert all(isinstance(t, str) and isinstance(style, str) for t, style in pieces)
+        assert "".join(t for t, _ in pieces) == game.render(states[i - 1])

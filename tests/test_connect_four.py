@@ -9,11 +9,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.mcts import decisive_playout
 from purestate.core import keys
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.core.record import Record, from_text, to_text
 from purestate.core.spec import SpecError
 from purestate.games.connect_four import ConnectFour, State
@@ -382,17 +383,18 @@ def test_matches_openspiel_on_random_games(ours: str, theirs: str) -> None:
 def test_planes_are_openspiels_observation_tensor() -> None:
     import pyspiel
 
-    from purestate.interop.planes import planes_of
+    from purestate.core.hooks import planes_of
 
     game, ref = ConnectFour(), pyspiel.load_game("connect_four")
     planes = planes_of(game)
+    assert planes is not None
     rng = random.Random(5)
     for _ in range(20):
         s, t = game.initial(), ref.new_initial_state()
         while True:
             tensor = np.asarray(t.observation_tensor(0)).reshape(3, 6, 7)  # X, O, empty
             for p in (0, 1):
-                got = planes(game, s, p)
+                got = planes(s, p)
                 assert got.shape == (6, 7, 3)
                 assert (got[:, :, 0] == tensor[p]).all() and (got[:, :, 1] == tensor[1 - p]).all()
                 assert (got[:, :, 2] == tensor[2]).all()

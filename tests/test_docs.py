@@ -20,7 +20,7 @@ ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "docs"
 PAGES = sorted((DOCS / "games").glob("*.md")) + sorted((DOCS / "agents").glob("*.md"))
 
-# every game and agent page has these second-level sections, in this order, and no others
+# the second-level sections of a game or agent page, in this order, and no others
 TEMPLATE = [
     "Options",
     "Rules as implemented",
@@ -30,6 +30,9 @@ TEMPLATE = [
     "What the student project got wrong",
     "References",
 ]
+# what every page says; the other sections of the template are left out where they do not apply
+# (a page about bots no student project had has nothing it got wrong)
+REQUIRED = ["Options", "Rules as implemented", "Invariants", "Speed", "References"]
 
 
 def sections(text: str) -> dict[str, str]:
@@ -90,7 +93,22 @@ def documented_options(body: str) -> dict[str, dict[str, str]]:
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_game_and_agent_page_follows_the_template(page: Path) -> None:
-    assert list(sections(page.read_text(encoding="utf-8"))) == TEMPLATE
+    found = list(sections(page.read_text(encoding="utf-8")))
+    # named as the template names them, in its order, each once
+    assert found == [name for name in TEMPLATE if name in found], found
+    assert [name for name in REQUIRED if name not in found] == []
+
+
+def test_the_template_check_refuses_what_it_should() -> None:
+    def follows(*names: str) -> bool:
+        found = list(sections("".join(f"## {n}\n\ntext\n" for n in names)))
+        return found == [n for n in TEMPLATE if n in found] and set(REQUIRED) <= set(found)
+
+    assert follows(*TEMPLATE)
+    assert follows(*(n for n in TEMPLATE if n != "What the student project got wrong"))
+    assert not follows(*TEMPLATE[1:])  # Options left out
+    assert not follows(TEMPLATE[1], TEMPLATE[0], *TEMPLATE[2:])  # out of order
+    assert not follows(*TEMPLATE, "Notes")  # a section the template does not name
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -6,9 +6,10 @@ import random
 import re
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.core.spec import format_spec
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.moves import play_moves
 
 from purestate import solve as solve_api
-from purestate.core.game import play_moves
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 from purestate.io.solutions import cache_path, load_or_solve
 from purestate.solve.dots_and_boxes import DotsAndBoxesSolution, from_array, line_values
@@ -97,17 +97,17 @@ def test_disk_cache_round_trip(tmp_path: Path) -> None:
     game = DotsAndBoxes(1, 3)
     path = cache_path(game, tmp_path)
     assert path is not None and path.name == "dots_and_boxes-1x3.npy"
-    solve_api._MEMO.pop(game, None)
+    solve_api.forget(game)
     first = load_or_solve(game, tmp_path)
     assert path.exists()
-    solve_api._MEMO.pop(game, None)
+    solve_api.forget(game)
     again = load_or_solve(game, tmp_path)
     assert again is not first
     assert isinstance(again, DotsAndBoxesSolution) and isinstance(first, DotsAndBoxesSolution)
     assert np.array_equal(again.table, first.table)
     assert solve_api.solve(game) is again  # the loaded table seeded the memo
     # a damaged file is recomputed and replaced
-    solve_api._MEMO.pop(game, None)
+    solve_api.forget(game)
     path.write_bytes(b"not numpy")
     fixed = load_or_solve(game, tmp_path)
     assert fixed.value(game.initial()) == -1

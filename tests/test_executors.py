@@ -131,3 +131,12 @@ executors.LocalExecutor(2, batch=1).run(time.sleep, [600.0] * 4)
 def test_workers_of_a_killed_owner_end_at_once(how: str) -> None:
     children = _kill_with_workers([sys.executable, "-c", OWNER, how])
     _wait_for_the_end(children, None)
+
+
+def test_small_runs_go_a_game_a_task_and_large_ones_at_most_16() -> None:
+    from purestate.executors import batch_size
+
+    assert batch_size(60, 2) == 1  # a tournament of searches: the bar moves with every game
+    assert batch_size(1, 2) == 1 and batch_size(0, 2) == 1
+    assert batch_size(10**6, 2) == 16
+    assert all(1 <= batch_size(n, w) <= 16 for n in range(0, 2000, 37) for w in (1, 2, 8))

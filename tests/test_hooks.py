@@ -101,15 +101,9 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
     class Plain:
         playout = 3  # an attribute of that name, not a method
         num_move_ids = "9"
-        CLASSIC_DEFAULTS = "c=1.0"  # not a mapping
 
     assert hooks.playout_of(Plain()) is None
     assert hooks.num_move_ids_of(Plain()) is None
-    assert hooks.classic_defaults_of(Plain) is None
-    assert hooks.classic_defaults_of(type(purestate.agent("random"))) is None
-    assert hooks.classic_defaults_of(type(purestate.agent("mcts"))) == {
-        "c": "1.0", "playout": "random", "decisive": "false"
-    }  # fmt: skip
     assert hooks.greedy_of(purestate.agent("random")) is None
     assert hooks.check_game_of(purestate.agent("random")) is None
 
@@ -118,10 +112,14 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
 
 
 def test_every_registered_evaluation_and_move_scores_name_their_games() -> None:
+    # declared beside each function (core.game.made_for), naming registered games only
+    known = set(purestate.games())
     for name in registry.evaluations():
-        assert registry.evaluation_games(name), name
+        made_for = registry.evaluation_games(name)
+        assert made_for and set(made_for) <= known, name
     for name in registry.move_scorers():
-        assert registry.move_score_games(name), name
+        made_for = registry.move_score_games(name)
+        assert made_for and set(made_for) <= known, name
 
 
 @pytest.mark.parametrize("name", registry.evaluations())
@@ -211,13 +209,18 @@ def test_purestate_play_refuses_an_opponent_made_for_another_game(opponent: str,
 # -- one place ----------------------------------------------------------------------------------
 
 _HOOKS = (
-    "CLASSIC_DEFAULTS",
     "playout",
     "score",
     "unscored",
     "observation",
     "num_move_ids",
     "render_labels",
+    "planes",
+    "plane_shape",
+    "plane_lines",
+    "draw",
+    "coloured_board",
+    "made_for",
     "check_game",
     "greedy",
     "supports_seat",

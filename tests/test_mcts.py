@@ -8,12 +8,12 @@ import shutil
 from typing import Any
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.mcts import MCTS, Tree, best_child, unit_reward
 from purestate.agents.timing import with_clock
 from purestate.core import keys
-from purestate.core.game import play_moves
 from purestate.core.spec import SpecError
 
 TTT = purestate.make("tictactoe")

@@ -93,13 +93,13 @@ def test_no_hand_rolled_caches_outside_core_memo() -> None:
 
 
 def test_menace_box_index_cannot_be_changed_by_a_caller() -> None:
-    index = menace._box_index(TTT, 0, False, True)
+    index = menace.box_index(TTT, 0, False, True)
     some = next(iter(index))
     with pytest.raises(TypeError):
         index[some] = index[some]  # type: ignore[index]
     with pytest.raises((TypeError, AttributeError)):
         index.clear()  # type: ignore[attr-defined]
-    assert len(menace._box_index(TTT, 0, False, True)) == 304
+    assert len(menace.box_index(TTT, 0, False, True)) == 304
 
 
 def test_perfect_best_moves_is_bounded() -> None:

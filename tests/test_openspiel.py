@@ -1,5 +1,6 @@
-"""OpenSpiel games through the bridge (purestate.interop.openspiel): loading, refusals, values
-that never change, every agent that fits and every command on tiny games."""
+"""OpenSpiel games through the bridge (purestate.interop.from_openspiel and to_openspiel):
+loading, refusals, values that never change, every agent that fits and every command on tiny
+games."""
 
 from __future__ import annotations
 
@@ -215,13 +216,8 @@ def test_every_command_runs_on_a_bridged_game(tmp_path: Path) -> None:
 
 # --- purestate games inside OpenSpiel ----------------------------------------------------------
 
-EVERY_GAME = (
-    "tictactoe",
-    "dots_and_boxes:rows=2,cols=2",
-    "ultimate_tictactoe",
-    "xtreme_tictactoe",
-    "tron:map=small_room",
-)
+# the first example of every registered game (``GameSpec.examples``): a new game joins by itself
+EVERY_GAME = tuple(purestate.make(name).spec.examples[0] for name in purestate.games())
 
 
 @needs_openspiel
@@ -230,7 +226,7 @@ def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -
     import numpy as np
     from open_spiel.python.algorithms import evaluate_bots, mcts
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame = as_pyspiel(game)
@@ -251,17 +247,18 @@ def test_openspiel_mcts_and_evaluate_bots_play_every_purestate_game(spec: str) -
 def test_pyspiel_observations_are_the_planes_pettingzoo_shows(spec: str) -> None:
     import numpy as np
 
-    from purestate.interop.openspiel import as_pyspiel
-    from purestate.interop.planes import planes_of
+    from purestate.core.hooks import planes_of
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(spec)
     pgame, planes = as_pyspiel(game), planes_of(game)
+    assert planes is not None
     assert pgame.get_type().provides_observation_tensor
-    assert pgame.observation_tensor_shape() == list(planes(game, game.initial(), 0).shape)
+    assert pgame.observation_tensor_shape() == list(planes(game.initial(), 0).shape)
     state, ours, rs = pgame.new_initial_state(), game.initial(), np.random.RandomState(7)
     while True:
         for p in (0, 1):
-            assert state.observation_tensor(p) == planes(game, ours, p).ravel().tolist()
+            assert state.observation_tensor(p) == planes(ours, p).ravel().tolist()
             assert state.observation_string(p) == game.render(ours)
         if state.is_terminal():
             break
@@ -277,7 +274,7 @@ def test_observers_other_than_the_planes_are_openspiels_own_or_refused() -> None
     import pyspiel
     from open_spiel.python.observation import make_observation
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = as_pyspiel(purestate.make("tictactoe"))
     state = game.new_initial_state()
@@ -296,7 +293,7 @@ def test_openspiels_rl_environment_trains_its_q_learner_on_a_purestate_game() ->
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import random_agent, tabular_qlearner
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     env = rl_environment.Environment(as_pyspiel(purestate.make("tictactoe")), seed=0)
     assert env.observation_spec()["info_state"] == (18,)
@@ -327,7 +324,7 @@ def test_openspiels_rl_environment_trains_its_q_learner_on_a_purestate_game() ->
 
 @needs_openspiel
 def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make("tictactoe")
     s = as_pyspiel(game).new_initial_state()
@@ -342,7 +339,7 @@ def test_a_pyspiel_clone_leaves_the_original_as_it_was() -> None:
 
 @needs_openspiel
 def test_bridged_games_give_their_own_pyspiel_game() -> None:
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     bridged = purestate.make("openspiel:connect_four")
     assert as_pyspiel(bridged) is bridged.native
@@ -357,17 +354,19 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
     import numpy as np
     import pyspiel
 
-    from purestate.interop.openspiel import as_pyspiel
-    from purestate.interop.planes import planes_of
+    from purestate.core.hooks import planes_of
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
+    planes = planes_of(game)
+    assert planes is not None
     pgame = as_pyspiel(game)
     assert pgame.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     state, ours, rs = pgame.new_initial_state(), game.initial(), np.random.RandomState(seed)
     rounds = 0
     while not state.is_terminal():
         assert state.is_simultaneous_node()
-        assert state.observation_tensor(0) == planes_of(game)(game, ours, 0).ravel().tolist()
+        assert state.observation_tensor(0) == planes(ours, 0).ravel().tolist()
         joint = [int(rs.choice(state.legal_actions(p))) for p in (0, 1)]
         assert all(state.legal_actions(p) == [0, 1, 2, 3] for p in (0, 1))  # U, D, L, R
         state.apply_actions(joint)
@@ -383,7 +382,7 @@ def test_simultaneous_tron_is_a_simultaneous_pyspiel_game(seed: int) -> None:
 
 @needs_openspiel
 def test_a_simultaneous_node_takes_joint_actions_only() -> None:
-    from purestate.interop.openspiel import as_pyspiel, to_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel, to_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     state = as_pyspiel(game).new_initial_state()
@@ -404,7 +403,7 @@ def test_openspiels_learners_and_random_bot_play_simultaneous_tron() -> None:
     import numpy as np
     from open_spiel.python import rl_environment
 
-    from purestate.interop.openspiel import as_pyspiel
+    from purestate.interop.to_openspiel import as_pyspiel
 
     game = purestate.make_spec(SIMULTANEOUS_TRON)
     env = rl_environment.Environment(as_pyspiel(game), seed=0)
@@ -473,6 +472,8 @@ def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) ->
         exec(compile(block, "docs/interop.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 4 and printed[2] == "(18,)"
+    # the PettingZoo example prints the returns it says it prints (not PettingZoo's emptied {})
+    assert printed[3] != "{}" and f"It prints `{printed[3]}`" in page
 
 
 # --- options checked before OpenSpiel sees them (issue 20) -------------------------------------
@@ -532,8 +533,8 @@ def test_a_spiel_check_reads_as_its_condition_and_values() -> None:
 
 
 def test_the_position_bound_is_the_sum_of_the_histories() -> None:
-    from purestate.interop.openspiel import _position_bound
+    from purestate.interop.from_openspiel import position_bound
 
     for actions in range(6):
         for length in range(7):
-            assert _position_bound(actions, length) == sum(actions**d for d in range(length + 1))
+            assert position_bound(actions, length) == sum(actions**d for d in range(length + 1))

@@ -6,10 +6,10 @@ import functools
 from fractions import Fraction
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.perfect import Perfect, Solver, best_moves
-from purestate.core.game import play_moves
 from purestate.core.keys import key
 from purestate.core.spec import SpecError
 from purestate.solve import solve

@@ -23,14 +23,8 @@ classic_warnings = pytest.mark.filterwarnings(
     "ignore:Observation numpy array is all zeros",  # an empty board at the start
 )
 
-EVERY_GAME = (
-    "tictactoe",
-    "dots_and_boxes:rows=2,cols=3",
-    "ultimate_tictactoe",
-    "xtreme_tictactoe",
-    "tron:map=small_room",
-    "tron:map=small_room,rules=simultaneous",
-)
+# every variant of every registered game (``GameSpec.variants``): a new game joins by registering
+EVERY_GAME = tuple(v for name in purestate.games() for v in purestate.make(name).spec.variants)
 
 
 def test_without_pettingzoo_the_bridge_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

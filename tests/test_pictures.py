@@ -200,7 +200,7 @@ def test_tron_picture_of_simultaneous_crashes() -> None:
 
 
 def test_tron_trails_take_their_players_colours_given_the_history() -> None:
-    from purestate.drawing.tron import TRAIL_COLOURS
+    from purestate.games.tron.drawing import TRAIL_COLOURS
 
     g = purestate.make("tron", map=parse_map("#######\n#1   2#\n#     #\n#######\n", "room"))
     moves = [D, D, R]  # both cycles go down, then player 1 turns towards player 2
@@ -216,7 +216,7 @@ def test_tron_trails_take_their_players_colours_given_the_history() -> None:
 
 
 def test_the_terminal_board_colours_each_trail_by_its_player() -> None:
-    from purestate.cli.boards import tron_board as _board_text
+    from purestate.cli.boards import board as _board_text
 
     g = purestate.make("tron", map=parse_map("#######\n#1   2#\n#     #\n#######\n", "room"))
     states = replay(g, [D, D, R], resigned=1).states

@@ -1,4 +1,7 @@
-"""Observation planes (purestate.interop.planes) read off the moves played, cell by cell."""
+"""Observation planes (each game's ``planes`` hook): what the bridges show, for every registered
+game (from the registry), and the shipped games' planes read off the moves played, cell by cell
+(a new game's go in its own tests, as connect four's do; the generic contract is the conformance
+suite's)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,29 @@ import numpy as np
 import pytest
 
 import purestate
+from purestate.core.hooks import observation_of, planes_of
 from purestate.core.keys import choice, fold_in, key
-from purestate.interop.planes import planes_of
+
+# every variant of every registered game (``GameSpec.variants``)
+EVERY_CASE = tuple(v for name in purestate.games() for v in purestate.make(name).spec.variants)
+
+
+@pytest.mark.parametrize("spec", EVERY_CASE)
+def test_pettingzoo_observes_each_game_through_its_planes(spec: str) -> None:
+    pytest.importorskip("pettingzoo")
+    from purestate.interop.pettingzoo import env
+
+    game, states, moves = _random_game(spec, 3)
+    planes, observe = planes_of(game), observation_of(game)
+    assert planes is not None
+    e = env(spec)
+    e.reset()
+    for i, s in enumerate(states):
+        for p, agent in enumerate(("player_0", "player_1")):
+            seen = s if observe is None else observe(s, p)
+            assert (e.observe(agent)["observation"] == planes(seen, p)).all(), (i, p)
+        if i < len(moves):
+            e.step(moves[i])
 
 
 def _random_game(spec: str, seed: int) -> tuple[Any, list[Any], list[int]]:
@@ -26,6 +50,7 @@ def test_small_board_planes_are_the_moves_played(seed: int) -> None:
     for spec, grids in (("tictactoe", 0), ("ultimate_tictactoe", 1), ("xtreme_tictactoe", 2)):
         game, states, moves = _random_game(spec, seed)
         planes = planes_of(game)
+        assert planes is not None
         for i in (len(states) // 2, len(states) - 1):
             s = states[i]
             for p in (0, 1):
@@ -48,7 +73,7 @@ def test_small_board_planes_are_the_moves_played(seed: int) -> None:
                         for owner, won in ((0, s.won_x), (1, s.won_o)):
                             if won >> sb & 1:
                                 expected[rows, cols, 2 if owner == p else 3] = 1
-                got = planes(game, s, p)
+                got = planes(s, p)
                 assert got.dtype == np.int8 and got.shape == expected.shape
                 assert (got == expected).all(), (spec, seed, i, p)
 
@@ -60,6 +85,8 @@ def _movers(game: Any, states: list[Any]) -> list[int]:
 @pytest.mark.parametrize("seed", range(12))
 def test_dots_and_tron_planes_are_the_moves_played(seed: int) -> None:
     game, states, moves = _random_game("dots_and_boxes:rows=2,cols=3", seed)
+    dots = planes_of(game)
+    assert dots is not None
     rows, cols = 2, 3
     num_h = (rows + 1) * cols
     for i in (len(states) // 2, len(states) - 1):
@@ -77,12 +104,14 @@ def test_dots_and_tron_planes_are_the_moves_played(seed: int) -> None:
                 for owner, boxes in ((0, s.own0), (1, s.own1)):
                     if boxes >> b & 1:
                         expected[b // cols, b % cols, 2 if owner == p else 3] = 1
-            assert (planes_of(game)(game, s, p) == expected).all()
+            assert (dots(s, p) == expected).all()
     game, states, moves = _random_game("tron:map=small_room", seed)
     m = game.board
+    tron = planes_of(game)
+    assert tron is not None
     for s in states:
         for p in (0, 1):
-            got = planes_of(game)(game, s, p)
+            got = tron(s, p)
             text = game.render(s).splitlines()
             for r in range(m.rows):
                 for c in range(m.cols):

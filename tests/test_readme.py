@@ -84,7 +84,10 @@ def test_every_tour_command_runs(args: list[str], folder: Path) -> None:
         serves(args, folder)
         return
     # the commands run in order in one folder: later ones read the runs earlier ones wrote
-    if any(a.startswith("openspiel") for a in args) and find_spec("pyspiel") is None:
+    if (
+        any(a.startswith(("openspiel", "--openspiel")) for a in args)
+        and find_spec("pyspiel") is None
+    ):
         pytest.skip("needs purestate[openspiel]")
     done = subprocess.run(
         [sys.executable, "-m", "purestate", *scaled(args)],
@@ -93,3 +96,39 @@ def test_every_tour_command_runs(args: list[str], folder: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, f"purestate {' '.join(args)}\n{done.stdout}\n{done.stderr}"
     assert "Traceback" not in done.stderr
+
+
+def library_example() -> str:
+    """The Python block of the README's "As a library" section."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## As a library", 1)[1].split("\n## ", 1)[0]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_library_example_runs_and_prints_what_the_readme_says(tmp_path: Path) -> None:
+    # two processes with different hash seeds: the experiment depends only on its keys
+    printed = []
+    for hash_seed in ("0", "1"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(
+            [sys.executable, "-c", library_example()],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        printed.append(done.stdout)
+    assert printed[0] == printed[1]
+    lines = printed[0].splitlines()
+    assert len(lines) == 2 and lines[0].count("Tally(") == 4
+    # the figures the README quotes are the ones the code prints
+    section = README.read_text(encoding="utf-8").split("## As a library", 1)[1]
+    assert f"`{lines[1]}`" in section.split("\n## ", 1)[0]
+    said = re.search(
+        r"\((\d+) wins and (\d+) losses in the first 500 games, (\d+) and (\d+) in", section
+    )
+    assert said is not None
+    tallies = re.findall(r"Tally\(wins=(\d+), draws=\d+, losses=(\d+)\)", lines[0])
+    assert [*tallies[0], *tallies[-1]] == list(said.groups())

@@ -199,7 +199,7 @@ def test_replay_steps_forward_and_back(tournament: Path) -> None:
     plies = [line.split(" · ")[2] for line in text.splitlines() if " · ply " in line]
     assert plies == ["ply 0/5", "ply 1/5", "ply 2/5", "ply 1/5"]
     first = purestate.make("tictactoe").format_move(record.moves[0])
-    assert f"seat 0 played {first}" in text
+    assert f"first (X) played {first}" in text
     # to the end and past it: the replay stops after the last ply and says how the game ended
     code, text = run("replay", str(tournament / "games.jsonl"), "--index", "1", input="\n" * 20)
     assert code == 0 and "ply 5/5" in text and "end: returns [1.0, -1.0]" in text

@@ -9,10 +9,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.rules import BlockFork, Opening, Rules, candidates, fork_squares
-from purestate.core.game import GameSpec, play_moves
+from purestate.core.game import GameSpec
 from purestate.core.keys import fold_in, key
 from purestate.core.spec import SpecError
 from purestate.games.tictactoe import State

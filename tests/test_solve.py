@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import functools
+import json
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
 from attrs import frozen
+from tests.moves import play_moves
 
 import purestate
-from purestate.core.game import GameSpec, IllegalMove, play_moves
+from purestate.core.game import GameSpec, IllegalMove
 from purestate.solve import solve, solver_for
 from purestate.solve.counts import TooLarge, census, count_games, reachable
 from purestate.solve.minimax import solve_exhaustive
@@ -154,6 +157,10 @@ def test_solution_covers_every_reachable_state_and_refuses_others() -> None:
 def test_solve_dispatches_to_minimax_and_memoises() -> None:
     assert solver_for(TTT) == "purestate.solve.minimax:solve_exhaustive"
     assert solve(TTT) is solve(purestate.make("tictactoe"))
+    # a game with a special solver names it in its spec; solve() takes the one it names
+    boxes = purestate.make("dots_and_boxes", rows=1, cols=2)
+    assert solver_for(boxes) == boxes.spec.solver == "purestate.solve.dots_and_boxes:solve"
+    assert type(solve(boxes)).__module__ == "purestate.solve.dots_and_boxes"
 
 
 def test_counts_on_a_toy_game() -> None:
@@ -273,3 +280,33 @@ def test_cli_solve_merges_rows_and_cols(monkeypatch: pytest.MonkeyPatch) -> None
     result = runner.invoke(app, ["solve", "grid_nim", "--rows", "2"])
     assert result.exit_code == 0, result.output
     assert "the first player wins" in result.stdout
+
+
+# -- a count that gave up is remembered (issue 21: a warm 3x3 solve is quick) --------------------
+
+
+def test_a_count_that_gave_up_is_remembered_by_game_and_limit(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+    from purestate.io.solutions import known_beyond, remember_beyond
+
+    game = purestate.make("dots_and_boxes", rows=2, cols=2)
+    args = ["solve", "dots_and_boxes:rows=2,cols=2", "--count-limit", "50", "--json"]
+    env = {"PURESTATE_CACHE": str(tmp_path)}
+    first = CliRunner().invoke(app, args, env=env)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["positions"] is None
+    assert known_beyond(game, 50, tmp_path) and known_beyond(game, 10, tmp_path)
+    assert not known_beyond(game, 51, tmp_path)  # a larger limit counts again
+    assert not known_beyond(purestate.make("dots_and_boxes", rows=1, cols=2), 50, tmp_path)
+    again = CliRunner().invoke(app, args, env=env)
+    assert json.loads(again.output) == json.loads(first.output)
+    # a damaged or foreign note means counting again, never a wrong skip
+    (note,) = tmp_path.glob("counts-beyond-*.json")
+    for text in ("{", '{"game": "tictactoe", "more_than": 99}', '{"game": 1}', "[]"):
+        note.write_text(text)
+        assert not known_beyond(game, 50, tmp_path)
+    remember_beyond(game, 50, tmp_path)
+    counted = CliRunner().invoke(app, [*args[:2], "--count-limit", "100000", "--json"], env=env)
+    assert json.loads(counted.output)["positions"] > 50

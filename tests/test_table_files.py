@@ -571,4 +571,48 @@ def test_play_suggests_the_seat_the_table_can_play(tmp_path: Path) -> None:
     _saved(path, "tictactoe", "menace")  # MENACE plays first: the person must play second
     result = runner.invoke(app, ["play", "--opponent", "menace", "--table", str(path)], input="")
     assert result.exit_code == 2
-    assert "this table plays your seat; try --seat second" in result.stderr
+    assert "this table plays your seat, first (X); try --seat second" in result.stderr
+
+
+# -- a table names its game with its options (issue 21) ------------------------------------------
+
+
+def _trained_dots(tmp_path: Path) -> Path:
+    out = tmp_path / "dots"
+    result = CliRunner().invoke(
+        app,
+        [
+            "selfplay", "--game", "dots_and_boxes:rows=1,cols=2", "--agent", "qlearning",
+            "--opponent", "self", "--games", "40", "--no-plot", "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return out / "table.json"
+
+
+def test_evaluate_and_analyze_read_the_game_from_the_table(tmp_path: Path) -> None:
+    table = _trained_dots(tmp_path)
+    written = json.loads(table.read_text())["game_spec"]
+    assert purestate.make_spec(written) == purestate.make("dots_and_boxes", rows=1, cols=2)
+    runner = CliRunner()
+    for args in (["evaluate", "--games", "3"], ["analyze"]):
+        result = runner.invoke(app, [*args, "--table", str(table), "--json"])
+        assert result.exit_code == 0, result.output
+    figures = json.loads(runner.invoke(app, ["analyze", "--table", str(table), "--json"]).output)
+    assert figures["game"] == "dots_and_boxes"
+    # the same game given by hand gives the same figures
+    again = runner.invoke(
+        app, ["analyze", "--table", str(table), "--json", "--game", "dots_and_boxes:rows=1,cols=2"]
+    )
+    assert json.loads(again.output) == figures
+
+
+def test_a_table_from_before_game_specs_loads_and_names_its_game_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    _saved(path, "tictactoe", "menace")
+    data = json.loads(path.read_text())
+    del data["game_spec"]
+    path.write_text(json.dumps(data))
+    assert load_table(path, TTT, purestate.agent("menace")).seat == 0
+    result = CliRunner().invoke(app, ["evaluate", "--table", str(path), "--games", "2", "--json"])
+    assert result.exit_code == 0, result.output

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from attrs import frozen
+from tests.moves import play_moves
 from typer.testing import CliRunner
 
 import purestate
@@ -157,11 +158,11 @@ def test_negamax_keeps_the_sign_when_the_mover_moves_again() -> None:
     # 1×1: lines 0..3; after three lines the mover closes the box and the game ends
     game = DotsAndBoxes(1, 1)
     agent = QLearning(alpha=1.0, symmetric=False)
-    s3 = purestate.core.game.play_moves(game, [0, 1, 2])
+    s3 = play_moves(game, [0, 1, 2])
     ep = Episode(
         states=(
             game.initial(),
-            *[purestate.core.game.play_moves(game, [0, 1, 2][:i]) for i in (1, 2)],
+            *[play_moves(game, [0, 1, 2][:i]) for i in (1, 2)],
             s3,
             game.step(s3, 3),
         ),

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.solve import solve
 from purestate.solve.counts import census, count_games, reachable
 

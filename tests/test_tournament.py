@@ -158,3 +158,35 @@ def test_cli_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+# -- intervals that say nothing say so (issue 21) ------------------------------------------------
+
+
+def _ratings(*args: str) -> list[dict[str, object]]:
+    result = CliRunner().invoke(app, ["tournament", "--game", "tictactoe", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    ratings: list[dict[str, object]] = json.loads(result.output)["ratings"]
+    return ratings
+
+
+def test_an_interval_from_too_few_games_is_named_as_such() -> None:
+    few = _ratings("--agents", "perfect", "random", "--games", "4")
+    assert [r["interval_note"] for r in few] == ["too few games"] * 2
+    table = CliRunner().invoke(
+        app, ["tournament", "--game", "tictactoe", "--agents", "perfect", "random", "--games", "4"]
+    )
+    assert "too few games" in table.output
+    assert f"{few[0]['elo_low']:+.0f} .. {few[0]['elo_high']:+.0f}" not in table.output
+
+
+def test_a_pair_that_went_one_way_has_no_interval_and_others_keep_theirs() -> None:
+    # an untrained MENACE plays its first bead every game: perfect wins all ten
+    one_way = _ratings("--agents", "perfect", "menace", "--games", "10")
+    assert [(r["wins"], r["losses"]) for r in one_way] == [(10, 0), (0, 10)]
+    for r in one_way:
+        assert r["elo_low"] == r["elo_high"]  # the bootstrap's resamples are all the same games
+        assert r["interval_note"] == "every game one way"
+    mixed = _ratings("--agents", "random", "rules:p=0", "--games", "20")
+    assert all("interval_note" not in r for r in mixed)
+    assert all(float(r["elo_high"]) - float(r["elo_low"]) >= 1.0 for r in mixed)  # type: ignore[arg-type]

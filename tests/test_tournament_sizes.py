@@ -217,5 +217,7 @@ def test_ratings_equal_to_a_millionth_rank_in_the_order_given() -> None:
         Rating(1, 5.0 + 1e-9, (0.0, 9.0), tally),
         Rating(2, 7.0, (0.0, 9.0), tally),
     )
-    summary = tournament_cli._summary("tictactoe", ["a", "b", "c"], 1, 0, Standings((), ratings))
+    summary = tournament_cli.standings_summary(
+        "tictactoe", ["a", "b", "c"], 1, 0, Standings((), ratings)
+    )
     assert [r["agent"] for r in summary["ratings"]] == ["c", "a", "b"]

@@ -53,7 +53,12 @@ def test_a_series_without_timed_bots_plays_the_same_games_with_a_clock() -> None
         "center_block", "alternating", "mirror", bots, None, 5, clock=lambda: float(next(ticks))
     )
     assert clocked == plain  # the clock is not part of what the series is
-    assert series.run_games(clocked, range(4)) == series.run_games(plain, range(4))
+    assert _played(clocked, range(4)) == _played(plain, range(4))
+
+
+def _played(setup: series.Setup, indices: range) -> list[series.GameResult]:
+    """The series' games ``indices``, in order, through its public ``run_game``."""
+    return [series.run_game(setup, i) for i in indices]
 
 
 def test_a_timed_bot_plays_a_series_on_the_injected_clock() -> None:
@@ -62,9 +67,9 @@ def test_a_timed_bot_plays_a_series_on_the_injected_clock() -> None:
         return lambda: float(next(ticks))  # one second per look: a few polls per move
 
     bots = ("alphabeta:seconds=3,eval=chamber", "alphabeta:depth=2,eval=voronoi")
-    first = series.run_games(series.Setup("empty_room", "alternating", "mirror", bots, None, 1,
+    first = _played(series.Setup("empty_room", "alternating", "mirror", bots, None, 1,
                                           clock=fake()), range(2))  # fmt: skip
-    again = series.run_games(series.Setup("empty_room", "alternating", "mirror", bots, None, 1,
+    again = _played(series.Setup("empty_room", "alternating", "mirror", bots, None, 1,
                                           clock=fake()), range(2))  # fmt: skip
     assert first == again  # a fake clock makes even a time budget deterministic
     assert all(len(r.moves) > 4 for r in first)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ast
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.test_public_names import private_uses
 
 import purestate
 from purestate.games.tron import Tron, grid
@@ -105,44 +104,9 @@ def test_a_positions_file_without_positions_is_refused(tmp_path: Path) -> None:
 # ---- the CLI calls only public functions --------------------------------------------------------
 
 
-def _is_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:  # the parent is a module, not a package
-        return False
-
-
-def _private_uses(source: str) -> list[str]:
-    """``module._name`` attributes and ``from module import _name`` imports in ``source``."""
-    tree = ast.parse(source)
-    modules: set[str] = set()
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for alias in node.names:
-                if alias.name.startswith("_") and not alias.name.startswith("__"):
-                    found.append(f"from {node.module} import {alias.name}")
-                if _is_module(f"{node.module}.{alias.name}"):
-                    modules.add(alias.asname or alias.name)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    modules.add(alias.asname)
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in modules
-            and node.attr.startswith("_")
-            and not node.attr.startswith("__")
-        ):
-            found.append(f"{node.value.id}.{node.attr}")
-    return found
-
-
 def test_the_tron_cli_calls_only_public_functions_of_other_modules() -> None:
     # the finder sees both spellings, so an empty answer below means something
     source = "from purestate.experiments import tron as series\nseries._agent('x')\n"
     source += "from purestate.cli.common import _clocked\n"
-    assert _private_uses(source) == ["from purestate.cli.common import _clocked", "series._agent"]
-    assert _private_uses((CLI / "tron.py").read_text(encoding="utf-8")) == []
+    assert private_uses(source) == ["from purestate.cli.common import _clocked", "series._agent"]
+    assert private_uses((CLI / "tron.py").read_text(encoding="utf-8")) == []

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.moves import play_moves
 from typer.testing import CliRunner
 
 import purestate
 from purestate.cli import app
 from purestate.core import keys, registry
-from purestate.core.game import IllegalMove, ParseError, play_moves
+from purestate.core.game import IllegalMove, ParseError
 from purestate.games.ultimate import GAME_OVER, State, UltimateTicTacToe, playable_boards
 from purestate.heuristics import uttt as heuristic
 

@@ -20,6 +20,7 @@ from purestate.cli import app as cli_app
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.keys import fold_in
 from purestate.core.learning import tally
+from purestate.core.spec import SpecError
 from purestate.experiments.selfplay import Selfplay
 from purestate.web.app import MAX_BODY, create_app
 from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES
@@ -542,8 +543,15 @@ def test_the_tron_page_links_recorded_matches_and_maps(client: TestClient) -> No
     page = client.get("/tron").text
     assert 'href="/runs/tron/games/0?play=1"' in page
     assert 'href="/play/tron:map=small_room"' in page
+    # the page picks its runs by the game their records hold, not by a kind of their own
+    listed = {r["name"]: r for r in client.get("/api/runs").json()["runs"]}
+    assert listed["tron"]["game"] == "tron" and listed["tron"]["kind"] == "games"
+    assert listed["tour"]["game"] == "tictactoe" and 'href="/runs/tour/' not in page
     run = client.get("/runs/tron").text
     assert "Watch game 0 animated" in run and 'href="/play/tron:map=small_room' in run
+    # any run of games offers the same links
+    tour = client.get("/runs/tour").text
+    assert "Watch game 0 animated" in tour and 'href="/play/tictactoe"' in tour
     assert 'id="play"' in client.get("/runs/tron/games/1").text
 
 
@@ -579,7 +587,7 @@ class Breaks(FixedPolicy):
 
     def act(self, game: Any, table: Any, state: Any, key: Any) -> Decision[Any]:
         if not self.moves:
-            raise TypeError("made for another game")
+            raise SpecError("made for another game")
         return Decision(self.moves.pop(0))
 
 
@@ -600,7 +608,7 @@ def test_a_move_the_bot_cannot_answer_is_taken_back_and_leaks_nothing() -> None:
 
 
 def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> None:
-    from purestate.drawing.tron import TRAIL_COLOURS
+    from purestate.games.tron.drawing import TRAIL_COLOURS
 
     last = client.get("/api/runs/tron/games/0").json()["frames"][-1]
     assert all(f'fill="{c}"' in last for c in TRAIL_COLOURS)
@@ -611,3 +619,248 @@ def test_tron_trails_are_drawn_in_their_players_colours(client: TestClient) -> N
     assert all(f'fill="{c}"' in game["svg"] for c in TRAIL_COLOURS)
     # the person (player 1) started in the top left free cell, row 1 and column 1
     assert f'x="38" y="38" width="28" height="28" fill="{TRAIL_COLOURS[0]}"' in game["svg"]
+
+
+def test_a_training_runs_page_draws_rates_with_wilson_bands(client: TestClient, runs: Path) -> None:
+    from purestate.core.learning import blocks, wilson
+
+    run = client.get("/api/runs/sp").json()
+    assert run["kind"] == "selfplay" and run["learner"]["agent"] == "menace:preset=michie"
+    records = purestate.io.records.read_records(runs / "sp")
+    outcomes = [{"win": 1, "draw": 0, "loss": -1}[r.result] for r in records]
+    # 30 games: blocks of 10, each rate with the library's Wilson interval
+    assert run["block"] == 10
+    want = blocks(outcomes, 10)
+    assert [{k: b[k] for k in ("wins", "draws", "losses")} for b in run["blocks"]] == [
+        t.as_dict() for t in want
+    ]
+    for b, t in zip(run["blocks"], want, strict=True):
+        low, high = wilson(t.wins, t.games)
+        assert b["win_rate"] == {"rate": t.wins / t.games, "low": low, "high": high}
+        assert b["loss_rate"]["low"] == wilson(t.losses, t.games)[0]
+    # the share of optimal moves the summary counts per block, with its Wilson interval
+    summary = purestate.io.files.read_json(runs / "sp" / "summary.json")
+    hits = sum(b["optimal_moves"] for b in summary["blocks"])
+    moves = sum(b["learner_moves"] for b in summary["blocks"])
+    assert len(summary["blocks"]) == 1  # 30 games in blocks of 100
+    assert run["optimal"]["points"] == [{"to": 30, "optimal": hits, "moves": moves,
+                                         "rate": hits / moves, "low": wilson(hits, moves)[0],
+                                         "high": wilson(hits, moves)[1]}]  # fmt: skip
+    page = client.get("/runs/sp").text
+    assert "share of the learner&#x27;s moves" in page or "share of the learner's moves" in page
+    assert "share of the block&#x27;s games" in page or "share of the block's games" in page
+    assert "bands: Wilson 95% intervals" in page and "3W + D − L" in page
+    assert page.count('<g class="series"') == 4  # wins, draws, losses; optimal moves
+    # the Q-learning run: the curve and the time travel of its heat maps
+    ql = client.get("/runs/ql").text
+    assert page.count('class="chart"') >= 2 and 'id="k"' in ql and ql.count('class="chart"') >= 2
+
+
+def test_a_long_run_is_drawn_in_at_most_100_blocks_and_paged(tmp_path: Path) -> None:
+    from purestate.web.runs import CURVE_BLOCKS, PAGE_GAMES, curve_block
+
+    # the block grows with the run: 20,000 games are 100 points of 200, never a smear
+    assert [curve_block(n) for n in (1, 30, 1000, 1001, 20_000, 10**6)] == [
+        10, 10, 10, 20, 200, 10_000
+    ]  # fmt: skip
+    assert all(-(-n // curve_block(n)) <= CURVE_BLOCKS for n in range(1, 30_000, 997))
+    cli("selfplay", "--games", "250", "--no-plot", "--out", str(tmp_path / "long"))
+    client = TestClient(create_app(tmp_path), base_url=LOCAL, raise_server_exceptions=False)
+    first = client.get("/api/runs/long").json()
+    assert first["total"] == 250 and first["pages"] == 3 and first["per_page"] == PAGE_GAMES
+    assert [g["index"] for g in first["games"]] == list(range(100))
+    second = client.get("/api/runs/long?page=1").json()
+    assert [g["index"] for g in second["games"]] == list(range(100, 200))
+    page = client.get("/runs/long?page=2").text
+    assert 'href="/runs/long/games/249"' in page and 'href="/runs/long/games/199"' not in page
+    assert 'href="/runs/long?page=1#games"' in page and "page 3 of 3" in page
+    refused(client.get("/runs/long?page=3"), 404, "pages 0..2")
+    refused(client.get("/api/runs/long?page=-1"), 400, "page must be")
+    # the page is computed once and remembered while the files are unchanged; a changed log
+    # (a run still writing) is read again
+    log = tmp_path / "long" / "games.jsonl"
+    log.write_text("".join(log.read_text().splitlines(keepends=True)[:120]))
+    again = client.get("/api/runs/long").json()
+    assert again["total"] == 120 and again["pages"] == 2
+
+
+def test_a_tournaments_page_shows_its_standings_and_pairs_as_tables(
+    client: TestClient, runs: Path, tmp_path: Path
+) -> None:
+    standings = purestate.io.files.read_json(runs / "tour" / "standings.json")
+    view = client.get("/api/runs/tour").json()
+    assert "curve" not in view and "blocks" not in view  # no learning curve for a tournament
+    st = view["standings"]
+    assert st["agents"] == [r["agent"] for r in standings["ratings"]]
+    pair = standings["pairs"][0]
+    i, j = st["agents"].index(pair["agent"]), st["agents"].index(pair["opponent"])
+    cell = st["matrix"][i][j]
+    assert cell["wins"] == pair["wins"] and cell["score"] == pair["score"]
+    # the other side of the same games
+    assert st["matrix"][j][i]["wins"] == pair["losses"]
+    assert st["matrix"][j][i]["score"] == pytest.approx(1 - pair["score"])
+    assert st["matrix"][i][i] is None
+    page = client.get("/runs/tour").text
+    assert '<table class="standings">' in page and '<table class="matrix">' in page
+    assert "Learning curve" not in page and "&quot;agent&quot;" not in page  # no raw JSON
+    for r in standings["ratings"]:
+        # the interval, or the note saying why it means nothing (too few games here)
+        assert r.get("interval_note", f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}") in page
+    # a rating whose interval means nothing says why instead
+    noted = runs / "tour_noted"
+    noted.mkdir()
+    for f in ("games.jsonl", "pairs.csv"):
+        (noted / f).write_text((runs / "tour" / f).read_text())
+    # (here only the first rating has a note; the others show their intervals)
+    for r in standings["ratings"]:
+        r.pop("interval_note", None)
+    standings["ratings"][0]["interval_note"] = "too few games"
+    purestate.io.files.write_json(noted / "standings.json", standings)
+    try:
+        page = client.get("/runs/tour_noted").text
+        first, *others = standings["ratings"]
+        assert '<td class="note">too few games</td>' in page
+        assert f"{first['elo_low']:+.0f} .. {first['elo_high']:+.0f}" not in page
+        for r in others:
+            assert f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}" in page
+    finally:
+        for f in noted.iterdir():
+            f.unlink()
+        noted.rmdir()
+
+
+def test_a_sweeps_page_shows_its_mean_curves_and_its_settings_seeds(
+    client: TestClient, runs: Path
+) -> None:
+    aggregate = purestate.io.files.read_json(runs / "sweep" / "aggregate.json")
+    view = client.get("/api/runs/sweep").json()
+    assert [s["agent"] for s in view["settings"]] == [a["agent"] for a in aggregate]
+    assert [r["name"] for r in view["settings"][0]["runs"]] == [
+        "sweep/runs/menace__preset=michie/seed-0", "sweep/runs/menace__preset=michie/seed-1"
+    ]  # fmt: skip
+    page = client.get("/runs/sweep").text
+    assert "No games recorded" not in page and "Mean curves" in page
+    assert page.count('<g class="series"') == 3 * len(aggregate)  # a line per setting and rate
+    assert '<table class="settings">' in page
+    assert '<a href="/runs/sweep/runs/menace__preset=michie/seed-1"' in page
+    # a sweep's run is a training run: its own curve and time travel
+    seed = client.get("/api/runs/sweep/runs/menace__preset=michie/seed-1").json()
+    assert seed["kind"] == "selfplay" and len(seed["curve"]) == 10
+
+
+def test_runs_are_sorted_with_their_numbers_read_as_numbers(tmp_path: Path) -> None:
+    from purestate.web.runs import list_runs, natural
+
+    for n in (10, 2, 1, 11):
+        (tmp_path / "s" / f"seed-{n}").mkdir(parents=True)
+        (tmp_path / "s" / f"seed-{n}" / "summary.json").write_text("{}")
+    assert [r["name"] for r in list_runs(tmp_path)] == [f"s/seed-{n}" for n in (1, 2, 10, 11)]
+    assert sorted(["b2", "a10", "a9", "a"], key=natural) == ["a", "a9", "a10", "b2"]
+
+
+def test_bot_matches_show_results_by_game_and_players(client: TestClient, runs: Path) -> None:
+    from purestate.core.learning import tally
+
+    records = purestate.io.records.read_records(runs / "tron")
+    view = client.get("/api/runs/tron").json()
+    assert view["kind"] == "games" and "curve" not in view and "learner" not in view
+    rows = view["results"]["rows"]
+    # the series alternates the first player: one row per game spec, the first named's results
+    assert sorted(r["game"] for r in rows) == sorted({r.game for r in records})
+    for row in rows:
+        mine = [r for r in records if r.game == row["game"]]
+        t = tally((r.returns[0] > r.returns[1]) - (r.returns[0] < r.returns[1]) for r in mine)
+        assert (row["wins"], row["draws"], row["losses"]) == (t.wins, t.draws, t.losses)
+        assert row["players"] == list(mine[0].players)
+    page = client.get("/runs/tron").text
+    assert '<table class="results">' in page and "Learning curve" not in page
+
+
+def test_results_leave_out_what_each_game_draws_afresh() -> None:
+    from purestate.core.record import Record
+    from purestate.web.runs import results
+
+    def rec(game: str, returns: tuple[int, int]) -> Record:
+        result = "win" if returns[0] > returns[1] else "loss" if returns[0] < returns[1] else "draw"
+        return Record(game=game, players=("a", "b"), seed=0, index=0, seat=0, result=result,
+                      resigned=None, returns=returns, moves=())  # fmt: skip
+
+    mirror = "tron:map=m,start=mirror"
+    got = results([rec(f"{mirror},start_seed=1", (1, -1)), rec(f"{mirror},start_seed=2", (0, 0)),
+                   rec(f"{mirror},first_player=1,start_seed=3", (-1, 1))])  # fmt: skip
+    assert [(r["game"], r["wins"], r["draws"], r["losses"]) for r in got["rows"]] == [
+        ("tron:map=m,start=mirror", 1, 1, 0),
+        ("tron:map=m,start=mirror,first_player=1", 0, 0, 1),
+    ]
+    # and the players over every game
+    total = got["totals"]
+    assert [(r["game"], r["wins"], r["draws"], r["losses"]) for r in total] == [
+        ("all games", 1, 1, 1)
+    ]
+    assert results([rec(mirror, (1, -1))])["totals"] == []  # one game spec: no total
+    # both seat orders (evaluate plays each): the first named player's results over both
+    swapped = Record(game="tictactoe", players=("b", "a"), seed=0, index=1, seat=0, result="win",
+                     resigned=None, returns=(1, -1), moves=())  # fmt: skip
+    got = results([rec("tictactoe", (1, -1)), rec("tictactoe", (0, 0)), swapped])
+    assert [r["players"] for r in got["rows"]] == [["a", "b"], ["b", "a"]]
+    assert [(r["players"], r["wins"], r["draws"], r["losses"]) for r in got["totals"]] == [
+        (["a", "b"], 1, 1, 1)
+    ]
+
+
+def test_time_travel_to_the_end_reads_the_runs_saved_table(
+    client: TestClient, runs: Path, tmp_path: Path
+) -> None:
+    # the table after all k games is the run's table.json when it says it was saved then (no
+    # replay: the first look at a long run); a table saved at another count is not used
+    copy = runs / "sp_saved"
+    copy.mkdir()
+    try:
+        for f in ("run.json", "games.jsonl", "summary.json"):
+            (copy / f).write_text((runs / "sp" / f).read_text())
+        saved = purestate.io.files.read_json(runs / "sp" / "table.json")
+        key = next(iter(saved["boxes"]))
+        saved["boxes"][key]["beads"] = {m: 99 for m in saved["boxes"][key]["beads"]}
+        purestate.io.files.write_json(copy / "table.json", saved)
+        boxes = {
+            b["key"]: b["beads"] for b in client.get("/api/runs/sp_saved/table/30").json()["boxes"]
+        }
+        assert set(boxes[key].values()) == {99}
+        saved["games"] = 29  # not saved after the last game: the games are replayed
+        purestate.io.files.write_json(copy / "table.json", saved)
+        boxes = {
+            b["key"]: b["beads"] for b in client.get("/api/runs/sp_saved/table/30").json()["boxes"]
+        }
+        want = {b["key"]: b["beads"] for b in client.get("/api/runs/sp/table/30").json()["boxes"]}
+        assert boxes == want and set(boxes[key].values()) != {99}
+    finally:
+        for f in copy.iterdir():
+            f.unlink()
+        copy.rmdir()
+
+
+def test_the_runs_page_lists_a_sweeps_runs_on_the_sweeps_row(client: TestClient) -> None:
+    page = client.get("/runs").text
+    assert 'href="/runs/sweep"' in page and "(2 runs inside)" in page
+    assert 'href="/runs/sweep/runs/' not in page  # on the sweep's page, by setting
+    assert 'href="/runs/sweep/runs/menace__preset=michie/seed-0"' in client.get("/runs/sweep").text
+
+
+def test_an_old_run_json_is_read_as_it_meant_when_written(tmp_path: Path) -> None:
+    from purestate.core.registry import classic_spec
+    from purestate.web.runs import training_manifest
+
+    old = {
+        "format": "purestate.run/1",
+        "command": "selfplay",
+        "game": "tictactoe",
+        "agent": "menace",
+        "opponent": "mcts:simulations=300",
+        "seat": "first",
+        "seed": 0,
+    }
+    purestate.io.files.write_json(tmp_path / "run.json", old)
+    found = training_manifest(tmp_path)
+    assert found is not None
+    assert found["opponent"] == classic_spec("mcts:simulations=300") != "mcts:simulations=300"
+    assert found["agent"] == "menace"

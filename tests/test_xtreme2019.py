@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.moves import play_moves
 
 import purestate
 from purestate.agents.mcts import Tree
 from purestate.agents.xtreme2019 import Xtreme2019
 from purestate.core import keys
-from purestate.core.game import play_moves
 from purestate.core.spec import SpecError
 
 TTT = purestate.make("tictactoe")

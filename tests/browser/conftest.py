@@ -47,8 +47,8 @@ def _missing(why: str) -> None:
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A runs folder with a tournament, short selfplay runs of MENACE and Q-learning and a Tron
-    series, written by the CLI."""
+    """A runs folder with a tournament, short selfplay runs of MENACE and Q-learning, a Tron
+    series and a sweep, written by the CLI."""
     from purestate.cli import app
 
     root = tmp_path_factory.mktemp("runs")
@@ -61,6 +61,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "--no-image", "--out", str(root / "tron")],
         ["selfplay", "--agent", "qlearning", "--opponent", "random", "--games", "300",
          "--no-plot", "--out", str(root / "qlearning")],
+        ["sweep", "--grid", "menace:preset=michie,scroggs", "--seeds", "0-2", "--games", "40",
+         "--block", "10", "--jobs", "1", "--out", str(root / "sweep")],
     ):  # fmt: skip
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import purestate
+from purestate.core.hooks import seat_name
 from purestate.io.records import read_records
 
 from .conftest import shot
@@ -135,8 +136,8 @@ def test_a_tournament_game_replays_to_its_recorded_result(
     status = page.inner_text("#status")
     winner = 0 if record.returns[0] > record.returns[1] else 1
     assert f"ply {last}/{last}" in status
-    assert f"result: {record.players[winner]} (seat {winner}) won" in status
     game = purestate.make_spec(record.game)
+    assert f"result: {record.players[winner]} won as {seat_name(game, winner)}" in status
     final = purestate.replay(game, record.moves)
     # the final board is the library's: an O is a circle, an X a path in player 0's colour
     board = game.encode(final.final)

@@ -32,9 +32,13 @@ from purestate.core.spec import format_spec
 
 Evaluate = Callable[[Game[Any, Any], Any], float]
 
-_EXACT, _LOWER, _UPPER = 0, 1, 2
-_RESOLVED = 1 << 30  # the depth stored for entries proven by terminal states only
-_TIE = 1e-9
+EXACT, LOWER, UPPER = 0, 1, 2
+"""The flag of a transposition-table entry: its value is exact, a lower bound (the search failed
+high) or an upper bound (it failed low)."""
+RESOLVED = 1 << 30
+"""The depth stored in an entry proven by terminal states only: it holds at any depth."""
+TIE = 1e-9
+"""How close to the best value a root move's value must be to count as tied with it."""
 _INF = float("inf")
 POLL_NODES = 16
 """How many nodes a search visits between two looks at its ``stop`` predicate (its clock)."""
@@ -140,7 +144,10 @@ def search(
             each such mark); when it returns True the search stops (a time budget).
         ties: Collect every root move whose value equals the best (costs a wider root window).
         table: A transposition table to read and fill (a fresh local dict by default). It is the
-            caller's to mutate; pass one only to inspect it afterwards.
+            caller's to mutate; pass one only to inspect it afterwards. It maps a state to
+            ``(depth, flag, value, best move)``: the depth searched below it (``RESOLVED`` when
+            proven by terminal states only), ``EXACT``, ``LOWER`` or ``UPPER``, and the value for
+            the player to move there.
 
     Returns:
         ``(value, best_move, stats)``: the value for the player to move in ``state`` found by the
@@ -204,11 +211,11 @@ def search(
                 if entry is not None:
                     e_depth, e_flag, e_value, first = entry
                     if e_depth >= d - 1 and (
-                        e_flag == _EXACT
-                        or (e_flag == _LOWER and e_value >= hi)
-                        or (e_flag == _UPPER and e_value <= lo)
+                        e_flag == EXACT
+                        or (e_flag == LOWER and e_value >= hi)
+                        or (e_flag == UPPER and e_value <= lo)
                     ):
-                        v, r = (-e_value if flip else e_value), e_depth == _RESOLVED
+                        v, r = (-e_value if flip else e_value), e_depth == RESOLVED
                         pushed = False
                 if pushed:
                     moves = legal(child)
@@ -231,9 +238,9 @@ def search(
                         break
                     stack.pop()
                     best = top.best
-                    flag = _UPPER if best <= top.alpha else _LOWER if best >= top.beta else _EXACT
+                    flag = UPPER if best <= top.alpha else LOWER if best >= top.beta else EXACT
                     tt[top.state] = (
-                        _RESOLVED if top.resolved else top.depth,
+                        RESOLVED if top.resolved else top.depth,
                         flag,
                         best,
                         top.best_move,
@@ -259,15 +266,15 @@ def search(
             child = step(state, m)
             # With ties wanted, later moves are searched just below the best so far, so a move
             # that equals it comes back exact instead of failing low.
-            a = best - _TIE if ties else best
+            a = best - TIE if ties else best
             v, r = child_value(child, d, a, _INF, p0)
             resolved = resolved and r
             found.append((m, v))
             if v > best:
                 best = v
                 best_move = m
-        tied = tuple(m for m in root_moves if any(mm == m and v >= best - _TIE for mm, v in found))
-        tt[state] = (_RESOLVED if resolved else d, _EXACT, best, best_move)
+        tied = tuple(m for m in root_moves if any(mm == m and v >= best - TIE for mm, v in found))
+        tt[state] = (RESOLVED if resolved else d, EXACT, best, best_move)
         return best, best_move, tied, resolved
 
     value, best_move, tied, proven = 0.0, root_moves[0], (root_moves[0],), False
@@ -358,12 +365,9 @@ class AlphaBeta(FixedPolicy):
             SpecError: for a game the evaluation is not made for (checked before searching, so
                 an agent handed a game without ``initial_table`` refuses it in one line too).
         """
+        require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
         self.check_game(game)
-        try:
-            decision, _ = self.analyse(game, state, key)
-        except AttributeError:
-            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
-            raise
+        decision, _ = self.analyse(game, state, key)
         return decision
 
     def analyse(self, game: Game[Any, Any], state: Any, key: Key) -> tuple[Decision[Any], Any]:

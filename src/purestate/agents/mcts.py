@@ -34,9 +34,8 @@ The hot loop runs on local values and one local ``random.Random`` per ``act`` fr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from attrs import field, frozen
 
@@ -195,13 +194,6 @@ class MCTS:
             proven loss for the player who made it.
     """
 
-    CLASSIC_DEFAULTS: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {"c": "1.0", "playout": "random", "decisive": "false"}
-    )
-    """The options whose defaults changed with issue 15, at the values they had before: a spec
-    saved before then (``mcts:simulations=300``) meant these wherever it did not set them
-    (``core.registry.classic_spec``)."""
-
     simulations: int = field(default=1000)
     seconds: float = 0.0
     c: float = 0.3
@@ -263,12 +255,9 @@ class MCTS:
         Raises:
             SpecError: for a game the move scores are not made for (checked before searching).
         """
+        require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
         self.check_game(game)
-        try:
-            tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
-        except AttributeError:
-            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
-            raise
+        tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)
         assert tree.root is not None
         return Decision(best_child(tree.root).move, table=tree)
 

@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Literal
 from attrs import evolve, field, fields, frozen
 from pyrsistent import PMap, pmap
 
-from purestate.core.agent import Decision
+from purestate.core.agent import Decision, check_seat
 from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.keys import Key, weighted_index
@@ -183,10 +183,11 @@ def _box(game: Game[Any, Any], rep: Any, key: str, stage: int, dedupe: bool) -> 
 
 
 @memo(size=32, why="one entry per (game, seat, options) a process plays: few, and large")
-def _box_index(
+def box_index(
     game: Game[Any, Any], seat: int, include_forced: bool, dedupe: bool
 ) -> Mapping[str, Box]:
-    # read-only: every caller shares this one index (learn looks boxes up in it per move)
+    """MENACE's boxes for ``seat`` by box key (the options as ``Menace``'s), read-only: every
+    caller shares this one index (``learn`` looks boxes up in it per move)."""
     return MappingProxyType({b.key: b for b in matchboxes(game, seat, include_forced, dedupe)})
 
 
@@ -281,7 +282,12 @@ class Menace:
         return self.beads[min(stage, len(self.beads)) - 1]
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> MenaceTable:
-        """Fresh boxes: ``stage_beads`` beads for each move, by stage."""
+        """Fresh boxes: ``stage_beads`` beads for each move, by stage.
+
+        Raises:
+            ValueError: for a seat other than 0 or 1.
+        """
+        check_seat(seat)
         boxes = {
             b.key: pmap({m: self.stage_beads(b.stage) for m in b.moves})
             for b in self.boxes_for(game, seat)
@@ -300,7 +306,7 @@ class Menace:
         if sum(counts) == 0:
             if self.empty != "refill":
                 return Decision(None)
-            stage = _box_index(game, table.seat, self.include_forced, self.dedupe)[k].stage
+            stage = box_index(game, table.seat, self.include_forced, self.dedupe)[k].stage
             counts = [self.stage_beads(stage)] * len(moves)
         chosen = moves[weighted_index(key, counts)]
         return Decision(game.transform_move(chosen, game.inverse(g)))
@@ -367,7 +373,7 @@ class Menace:
             if box is None:
                 continue  # a forced move: no box
             if index is None:
-                index = _box_index(game, table.seat, self.include_forced, self.dedupe)
+                index = box_index(game, table.seat, self.include_forced, self.dedupe)
             info = index.get(k)
             canon = game.transform_move(move, g)
             if info is not None:
@@ -382,7 +388,7 @@ class Menace:
 
     def table_to_json(self, game: Game[Any, Any], table: MenaceTable) -> dict[str, Any]:
         """``boxes``: position -> {"stage": n, "beads": {move: count}}, in breadth-first order."""
-        index = _box_index(game, table.seat, self.include_forced, self.dedupe)
+        index = box_index(game, table.seat, self.include_forced, self.dedupe)
         order = {k: i for i, k in enumerate(index)}
         out: dict[str, Any] = {}
         for k in sorted(table.boxes, key=lambda k: (order.get(k, len(order)), k)):
@@ -426,7 +432,7 @@ class Menace:
             mover = game.to_move(state)
             if seat is None:
                 seat = mover
-                index = _box_index(game, seat, self.include_forced, self.dedupe)
+                index = box_index(game, seat, self.include_forced, self.dedupe)
             elif mover != seat:
                 raise ValueError(
                     f"the boxes mix positions of both players (box {k} is for player {mover}, "

@@ -22,8 +22,5 @@ class Random(FixedPolicy):
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """A uniformly random legal move."""
-        try:
-            return Decision(choice(key, game.legal(state)))
-        except AttributeError:
-            require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
-            raise
+        require_game(game, state)  # a pyspiel game, say: one line saying how to bridge it
+        return Decision(choice(key, game.legal(state)))

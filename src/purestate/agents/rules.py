@@ -235,7 +235,7 @@ class Rules(FixedPolicy):
 
     def check_game(self, game: Game[Any, Any]) -> None:
         """Refuse (``SpecError``) any game but tic-tac-toe."""
-        if game.spec.name != "tictactoe":
+        if type(game) is not TicTacToe:  # the rules are tic-tac-toe's, as ``act`` checks
             raise _refuse(game)
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Any:

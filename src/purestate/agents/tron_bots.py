@@ -27,10 +27,11 @@ from purestate.agents.alphabeta import AlphaBeta
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, below, choice, fold_in
-from purestate.core.spec import SpecError, format_spec
-from purestate.games.tron.rules import MOVE_NAMES, MOVES, State, Tron, U
+from purestate.core.spec import format_spec
+from purestate.games.tron.rules import MOVE_NAMES, MOVES, State, U
 from purestate.heuristics.tron import (
     LINEAR_WEIGHTS,
+    as_tron,
     free_cells,
     linear_evaluation,
     room_after,
@@ -38,14 +39,22 @@ from purestate.heuristics.tron import (
 )
 
 
-def _tron(game: Game[Any, Any], who: str) -> Tron:
-    if not isinstance(game, Tron):
-        raise SpecError(f"{who} plays Tron only, not {game.spec.name!r}")
-    return game
+class PlaysTron:
+    """What the CS1410 bots share: they refuse every game but Tron, before a game starts."""
+
+    @property
+    def spec(self) -> str:
+        """The bot's name (each bot gives its own)."""
+        raise NotImplementedError
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """Refuse (``SpecError``, one line) any game but Tron: the one Tron check
+        (``heuristics.tron.as_tron``) the Tron evaluations make too."""
+        as_tron(game, self.spec)
 
 
 @frozen
-class TronRandom(FixedPolicy):
+class TronRandom(PlaysTron, FixedPolicy):
     """CS1410's RandBot: a uniformly random safe move."""
 
     @property
@@ -55,12 +64,12 @@ class TronRandom(FixedPolicy):
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
         """No table (checks that the game is Tron)."""
-        _tron(game, "tron_random")
+        as_tron(game, "tron_random")
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: State, key: Key) -> Decision[int]:
         """A random safe move, or ``U`` when every move crashes."""
-        safe = _tron(game, "tron_random").safe_moves(state)
+        safe = as_tron(game, "tron_random").safe_moves(state)
         return Decision(choice(key, safe) if safe else U)
 
 
@@ -79,7 +88,7 @@ def shuffled(key: Key) -> tuple[int, ...]:
 
 
 @frozen
-class TronWall(FixedPolicy):
+class TronWall(PlaysTron, FixedPolicy):
     """CS1410's WallBot: hug walls and barriers in a per-game direction order.
 
     Attributes:
@@ -96,12 +105,12 @@ class TronWall(FixedPolicy):
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
         """No table yet: the order is drawn on the first move (checks that the game is Tron)."""
-        _tron(game, "tron_wall")
+        as_tron(game, "tron_wall")
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: State, key: Key) -> Decision[int]:
         """The first safe wall-hugging move in the game's order, else the first safe move."""
-        g = _tron(game, "tron_wall")
+        g = as_tron(game, "tron_wall")
         if table is None:
             if self.order == "shuffle":
                 table = shuffled(key)
@@ -122,7 +131,7 @@ class TronWall(FixedPolicy):
 
 
 @frozen
-class TronGreedy(FixedPolicy):
+class TronGreedy(PlaysTron, FixedPolicy):
     """The most room after the move (fill bound once separated), hugging walls on ties."""
 
     @property
@@ -132,12 +141,12 @@ class TronGreedy(FixedPolicy):
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
         """No table (checks that the game is Tron)."""
-        _tron(game, "tron_greedy")
+        as_tron(game, "tron_greedy")
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: State, key: Key) -> Decision[int]:
         """The safe move with the largest (room, -free neighbours), ties by the key."""
-        g = _tron(game, "tron_greedy")
+        g = as_tron(game, "tron_greedy")
         safe = g.safe_moves(state)
         if not safe:
             return Decision(U)

@@ -30,6 +30,7 @@ class OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> Any:
         """Run the app; with ``standalone_mode`` exit with its code, as click does."""
+        _no_flag_placeholders(self)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.Abort:
@@ -50,13 +51,29 @@ class OneLineErrors(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+def _no_flag_placeholders(command: Any) -> None:
+    """Show flags in ``--help`` without a value placeholder.
+
+    typer labels every option with its type, so a flag such as ``--json`` read ``<bool>`` as if
+    it took a value; an empty metavar leaves the column blank for flags only.
+    """
+    # the help option is made on first use and then kept; make it now so it is seen here too
+    helps = command.get_help_option(typer.Context(command))
+    for param in [*command.params, *([helps] if helps is not None else [])]:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _no_flag_placeholders(sub)
+
+
 app = typer.Typer(
     cls=OneLineErrors,
     name="purestate",
     help=(
         "Two-player board games and the agents that learn and search them.\n\n"
-        "The commands share their options: --seed (default 0, so the same command prints the "
-        "same figures), --json, --force, --jobs, --dask, --explore. --games counts in the unit "
+        "An option means the same in every command that has it: --seed (default 0, so the same "
+        "command prints the same figures), --json, --force, --jobs, --dask, --explore. --games "
+        "counts in the unit "
         "its help names (per seat, per pair, per run, in the run); `purestate games` and "
         "`purestate agents` list every game and agent option with its default."
     ),

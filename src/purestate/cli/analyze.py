@@ -12,7 +12,9 @@ from purestate.cli import app
 from purestate.cli.common import UserError, console, friendly, game_from, print_json, table_from
 from purestate.cli.options import AsJson
 from purestate.core.agent import has_greedy
+from purestate.core.hooks import seat_name
 from purestate.io.solutions import load_or_solve
+from purestate.io.tables import table_game
 from purestate.solve import require_solvable
 from purestate.solve.analysis import analyze_table
 
@@ -20,8 +22,13 @@ from purestate.solve.analysis import analyze_table
 @app.command("analyze")
 @friendly
 def analyze_command(
-    game: Annotated[str, typer.Option("--game", help="Game spec, e.g. dots_and_boxes:rows=2.")],
     table: Annotated[Path, typer.Option("--table", help="The table file.")],
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game", help="Game spec, e.g. dots_and_boxes:rows=2 (default: the table's)."
+        ),
+    ] = None,
     agent: Annotated[
         str | None,
         typer.Option("--agent", help="The learner that wrote the table (default: the file's)."),
@@ -34,7 +41,8 @@ def analyze_command(
     game against the solver from each seat the table plays. Greedy: Q-learning and SARSA the
     highest value, MENACE the most beads.
     """
-    g = game_from(game)
+    spec = game if game is not None else table_game(table)
+    g = game_from(spec)
     require_solvable(g, "analyze")  # before reading a table of a game it cannot score
     a, loaded = table_from(table, g, agent)
     if not has_greedy(a):
@@ -43,7 +51,7 @@ def analyze_command(
         try:
             solution = load_or_solve(g)
         except (ValueError, MemoryError) as e:
-            raise UserError(f"cannot solve {game}: {e}") from None
+            raise UserError(f"cannot solve {spec}: {e}") from None
         except ImportError:
             raise UserError(f"no exact solver is available for {g.spec.name}") from None
     try:
@@ -74,13 +82,13 @@ def analyze_command(
             }
         )
         return
-    out = Table("measure", "value", title=f"{a.spec} on {game} ({table})")
+    out = Table("measure", "value", title=f"{a.spec} on {spec} ({table})")
     out.add_row("positions covered", str(result.positions))
     out.add_row("greedy move optimal", f"{result.optimal} ({result.optimal_move_rate:.1%})")
     out.add_row("mean loss per position", f"{result.mean_loss:.3f}")
     for r in seats:
         out.add_row(
-            f"vs solver as player {r['seat']}",
+            f"vs solver as {seat_name(g, r['seat'])}",
             f"{r['result']:+g} (perfect play: {r['perfect']:+g})",
         )
     console.print(out)

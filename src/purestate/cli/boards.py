@@ -1,7 +1,8 @@
-"""Boards for a person at the terminal: the game's own text, or Tron's grid in colour.
+"""Boards for a person at the terminal: the game's own text, in colour where the game says.
 
-A Tron position knows which cells are taken, not by whom, so its board takes the game's states so
-far and colours each trail by its player (``games.tron.trails``).
+A game with a ``coloured_board`` hook (Tron: its trails, worked out from the states so far) gives
+its board as (text, style) pieces; this module turns them into a ``rich`` text, so the game
+imports no terminal library.
 """
 
 from __future__ import annotations
@@ -12,41 +13,15 @@ from typing import Any
 from rich.text import Text
 
 from purestate.core.game import Game
-from purestate.games.tron.rules import State, Tron, trails
+from purestate.core.hooks import coloured_board_of
 
 
 def board(game: Game[Any, Any], states: Sequence[Any]) -> Text | str:
     """The last of ``states`` (a game's positions so far) as a person reads it."""
-    if isinstance(game, Tron):
-        return tron_board(game, states)
-    return game.render(states[-1])
-
-
-def tron_board(game: Tron, states: Sequence[State]) -> Text:
-    """The board with each cycle's trail in its colour."""
-    m = game.board
-    s = states[-1]
-    trail = trails(states)
+    coloured = coloured_board_of(game)
+    if coloured is None:
+        return game.render(states[-1])
     text = Text()
-    styles = {1: "bold blue", 2: "bold red"}
-    for r in range(m.rows):
-        for c in range(m.cols):
-            i = r * m.cols + c
-            if i == s.head0:
-                text.append("1", styles[1])
-            elif i == s.head1:
-                text.append("2", styles[2])
-            elif m.walls >> i & 1:
-                text.append("#", "white")
-            elif trail[0] >> i & 1:
-                text.append("x", "blue")
-            elif trail[1] >> i & 1:
-                text.append("x", "red")
-            elif s.blocked >> i & 1:
-                text.append("x", "dim")
-            else:
-                text.append(" ")
-        text.append("\n")
-    last = game.render(s).splitlines()[-1]
-    text.append(last)
+    for piece, style in coloured(states):
+        text.append(piece, style or None)
     return text

@@ -31,6 +31,7 @@ from purestate.experiments.evaluate import seat_games
 from purestate.io.files import open_atomic
 from purestate.io.records import GAMES_FILE, record_line
 from purestate.io.runs import run_folder
+from purestate.io.tables import table_game
 
 SEATS = ("first", "second")
 
@@ -53,7 +54,10 @@ def evaluate_command(
         typer.Option(help="The agent to evaluate (spec string; with --table: the file's agent)."),
     ] = None,
     opponent: Annotated[str, typer.Option(help="The opponent (spec string).")] = "random",
-    game: Annotated[str, typer.Option(help="Game spec.")] = "tictactoe",
+    game: Annotated[
+        str | None,
+        typer.Option(help="Game spec (default: the --table's game, else tictactoe)."),
+    ] = None,
     table: Annotated[
         Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
     ] = None,
@@ -69,7 +73,7 @@ def evaluate_command(
     A learning agent plays its table's best moves (greedily) unless --explore. Prints wins,
     draws and losses per seat with 95% Wilson intervals.
     """
-    g = game_from(game)
+    g = game_from(game if game is not None else "tictactoe" if table is None else table_game(table))
     opponent_agent = agent_from(opponent)
     check_game(opponent_agent, g)  # before any game: its table is made per seat below
     tables: dict[int, Any] = {}

@@ -21,6 +21,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson
 from purestate.cli.selfplay import Seat
+from purestate.games.tictactoe import TicTacToe
 
 menace_app = typer.Typer(help="Look inside MENACE.", no_args_is_help=True)
 app.add_typer(menace_app, name="menace")
@@ -29,7 +30,10 @@ PER_ROW = 6
 """The most boxes drawn side by side (fewer when the terminal is narrower)."""
 
 
-LEGEND = "key: X, O = marks played; a number = beads for that square; · = no beads"
+LEGEND = (
+    "key: X, O = marks played; a number = beads for that square (0: all taken out);\n"
+    "     · = no beads of its own (a symmetric square's colour stands for it)"
+)
 """The symbols of a drawn box, explained once above the boxes."""
 
 
@@ -126,7 +130,9 @@ def boxes_command(
     in_stage: dict[int | None, list[str]] = {}
     for k in t.boxes:
         in_stage.setdefault(generated.get(k), []).append(k)
-    if g.spec.name == "tictactoe":
+    # box_lines draws a box from tic-tac-toe's position text; other games list their beads
+    as_boards = isinstance(g, TicTacToe)
+    if as_boards:
         console.print(LEGEND, highlight=False)
     width = cell_width(n for k in keys for n in t.boxes[k].values())
     for st, ks in by_stage.items():
@@ -135,7 +141,7 @@ def boxes_command(
         part = f", showing {len(ks)}" if len(ks) < len(everyone) else ""
         name = f"MENACE's move {st}" if st is not None else "Boxes of no stage"
         console.print(f"\n[bold]{name}: {len(everyone)} boxes, {beads} beads{part}[/]")
-        if g.spec.name != "tictactoe":
+        if not as_boards:
             for k in ks:
                 listed = ", ".join(
                     f"{g.format_move(mv)}:{n}" for mv, n in sorted(t.boxes[k].items())

@@ -18,7 +18,7 @@ SEED_HELP = (
     "Seed of every random choice; the same command with the same seed prints the same figures."
 )
 JSON_HELP = "Print the figures as JSON on stdout instead of tables."
-FORCE_HELP = "Replace the run already in --out."
+FORCE_HELP = "Replace what the output folder already holds (a run, a data set, saved games)."
 JOBS_HELP = "Local worker processes (the results do not depend on it)."
 DASK_HELP = "Run on the Dask scheduler at this address instead of local processes."
 

@@ -1,10 +1,9 @@
 """``purestate play``: a person plays against an agent in the terminal.
 
-The person is an agent of the shell (``Person``): its ``act`` shows the board and reads a line,
-asks the game to parse it, and on a bad or illegal move explains and asks again. The game itself
-is driven by the core's ``plies`` (the driver behind ``play``), so the person and the bot see
-what any agent sees: their own ``observation`` of a game with hidden information. Ctrl-D or
-``q`` leaves cleanly.
+The game is the core's ``Match`` (``core/match.py``): the bot moves through it, and the person
+is shown the match's ``view`` of their seat (their own ``observation`` of a game with hidden
+information) and types a move, which the game parses; a bad or illegal move is explained and
+asked again. Ctrl-D or ``q`` leaves cleanly.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from attrs import frozen
 
 from purestate.cli import app
 from purestate.cli.boards import board
@@ -29,17 +27,20 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import Explore, Force, Seed
 from purestate.cli.selfplay import Seat
-from purestate.core.agent import Decision, FixedPolicy, greedy_agent
-from purestate.core.episode import Episode, plies
-from purestate.core.game import Game, IllegalMove, ParseError
-from purestate.core.hooks import observation_of, supports_seat
+from purestate.core.agent import greedy_agent
+from purestate.core.episode import Episode
+from purestate.core.game import IllegalMove, ParseError
+from purestate.core.hooks import seat_name, supports_seat
 from purestate.core.keys import Key, fold_in, key
+from purestate.core.match import Match
 from purestate.core.record import Record, game_spec
 from purestate.io.files import write_atomic
 from purestate.io.records import GAMES_FILE, records_text
 from purestate.io.runs import run_folder, run_holding
 from purestate.io.tables import save_table
 
+PERSON = "person"
+"""The person's name in the records of their games."""
 _QUIT = {"q", "quit", "exit"}
 _YES = {"", "y", "yes"}
 _NO = {"n", "no"}
@@ -73,58 +74,35 @@ def _human_move(game: Any, state: Any) -> Any:
             console.print(f"[yellow]{e}[/] — try again (? lists the legal moves)")
 
 
-@frozen
-class Person(FixedPolicy):
-    """The person at the terminal as an agent: ``act`` shows what they may see and asks.
-
-    Its table is the positions of the game so far that it has been shown, from the start (the
-    person in the second seat never sees it otherwise), so a board that needs the game so far
-    (Tron's trails, in each player's colour) can be drawn. Raises ``Leave`` from ``act`` when they
-    quit; the shell catches it.
-    """
-
-    spec = "person"
-
-    def initial_table(self, game: Game[Any, Any], seat: int) -> tuple[Any, ...]:
-        """The start position: the first the game has shown."""
-        return (game.initial(),)
-
-    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
-        """Show the board (the person's observation) and read a legal move."""
-        seen = table if table[-1] == state else (*table, state)
+def _play_one(game: Any, bot: Any, bot_table: Any, k: Key, person: int) -> Episode:
+    """One game through the core's ``Match``: the bot's moves are announced once the person may
+    see them, and the person is shown their view of the game so far (the positions they were
+    shown, from the start, so that a board needing the game so far, Tron's trails in each
+    player's colour, can be drawn)."""
+    seats: tuple[Any, Any] = (None, bot) if person == 0 else (bot, None)
+    tables: tuple[Any, Any] = (None, bot_table) if person == 0 else (bot_table, None)
+    match = Match.start(game, seats, tables, k)
+    console.print(
+        f"You are {seat_name(game, person)}; {bot.spec} is {seat_name(game, 1 - person)}.",
+        highlight=False,
+    )
+    announced = match
+    seen: tuple[Any, ...] = (game.initial(),)
+    while True:
+        match = match.bots_move()
+        for player, move in match.news(announced, person):
+            if player != person:
+                _announce(bot, game, move)
+        announced = match
+        if match.over:
+            return match.episode()
+        view = match.view(person)
+        seen = seen if seen[-1] == view else (*seen, view)
         console.print(board(game, seen))
-        move = _human_move(game, state)
+        move = _human_move(game, view)
         if move is None:
             raise Leave
-        return Decision(move, seen)
-
-
-def _hidden_from(game: Any, state: Any, person: int) -> bool:
-    """Whether ``state`` holds something the person may not see yet (a committed move)."""
-    observe = observation_of(game)
-    return observe is not None and observe(state, person) != state
-
-
-def _play_one(game: Any, agents: list[Any], tables: list[Any], k: Key, person: int) -> Episode:
-    """One game: announce the bot's moves once the person may see them; the episode."""
-    bot = agents[1 - person]
-    unannounced: list[Any] = []
-    game_plies = plies(game, agents, tables, k)
-    while True:
-        try:
-            player, move, state = next(game_plies)
-        except StopIteration as done:
-            episode: Episode = done.value
-            break
-        if player != person:
-            unannounced.append(move)
-        if not _hidden_from(game, state, person):
-            for m in unannounced:
-                _announce(bot, game, m)
-            unannounced.clear()
-    for m in unannounced:
-        _announce(bot, game, m)
-    return episode
+        match = match.person_moves(move)
 
 
 def _announce(bot: Any, game: Any, move: Any) -> None:
@@ -212,7 +190,10 @@ def play_command(
         bot, loaded = table_from(table, g, opponent)
         if not supports_seat(bot, loaded.table, 1 - human):
             yours = Seat.second if supports_seat(bot, loaded.table, 0) else Seat.first
-            raise UserError(f"{table}: this table plays your seat; try --seat {yours.value}")
+            raise UserError(
+                f"{table}: this table plays your seat, {seat_name(g, human)}; "
+                f"try --seat {yours.value}"
+            )
         bot_table = loaded.table
         games_done = loaded.games
     else:
@@ -224,14 +205,13 @@ def play_command(
     # a bot that learns from the games plays as it learns (MENACE draws its beads): judging it
     # greedily while reinforcing those moves would not be its learning rule
     player = bot if explore or learn else greedy_agent(bot)
-    agents: list[Any] = [Person(), player] if human == 0 else [player, Person()]
     run_key = key(seed)
     folder = (
         run_folder(save, "force" if force else "new", (GAMES_FILE,))
         if save is not None
         else contextlib.nullcontext(None)
     )
-    names = (agents[0].spec, agents[1].spec)
+    names = (PERSON, player.spec) if human == 0 else (player.spec, PERSON)
     spec = game_spec(g) if save is not None else ""
     records: list[Record] = []
     with folder as written:
@@ -239,7 +219,7 @@ def play_command(
         def keep(n: int, ep: Episode) -> None:
             _saved(written, records, Record.of(spec, names, seed, n, ep))
 
-        _session(g, agents, bot, bot_table, human, run_key, learn, learned, games_done, keep)
+        _session(g, player, bot, bot_table, human, run_key, learn, learned, games_done, keep)
 
 
 def _learned_table(table: Path | None, save_table: Path | None, learn: bool) -> Path | None:
@@ -279,16 +259,15 @@ def _saved(folder: Path | None, records: list[Record], record: Record) -> None:
     console.print(f"saved game {record.index} in {folder / GAMES_FILE}")
 
 
-def _session(g: Any, agents: list[Any], bot: Any, bot_table: Any, human: int, run_key: Key,
+def _session(g: Any, player: Any, bot: Any, bot_table: Any, human: int, run_key: Key,
              learn: bool, table: Path | None, games_done: int,
              keep: Callable[[int, Episode], None]) -> None:  # fmt: skip
-    """Games until the person leaves; ``keep`` is told of each finished game."""
+    """Games until the person leaves: ``player`` plays (``bot`` as it plays, greedy or not),
+    ``bot`` learns; ``keep`` is told of each finished game."""
     game_no = 0
     while True:
-        mine = agents[human].initial_table(g, human)
-        tables: list[Any] = [mine, bot_table] if human == 0 else [bot_table, mine]
         try:
-            ep = _play_one(g, agents, tables, fold_in(run_key, game_no), human)
+            ep = _play_one(g, player, bot_table, fold_in(run_key, game_no), human)
         except Leave:
             console.print("bye.")
             return

@@ -12,6 +12,7 @@ from purestate.cli import app
 from purestate.cli.common import UserError, console, err_console, friendly, print_json
 from purestate.cli.options import AsJson
 from purestate.core.episode import Episode
+from purestate.core.hooks import seat_name
 from purestate.core.record import Record, RecordError, replay_record, to_text
 from purestate.core.registry import make_spec
 from purestate.io.pictures import save_gif, save_svg
@@ -122,11 +123,11 @@ def _show(game: Any, record: Record, episode: Episode, ply: int) -> None:
     head = f"{record.players[0]} vs {record.players[1]} · {record.game} · ply {ply}/{last}"
     if ply:
         mover = episode.movers[ply - 1]
-        head += f" · seat {mover} played {game.format_move(episode.moves[ply - 1])}"
+        head += f" · {seat_name(game, mover)} played {game.format_move(episode.moves[ply - 1])}"
     console.print(head, highlight=False, soft_wrap=True)
     console.print(game.render(episode.states[ply]), highlight=False)
     if ply == last:
-        who = "" if record.resigned is None else f"seat {record.resigned} resigned; "
+        who = "" if record.resigned is None else f"{seat_name(game, record.resigned)} resigned; "
         console.print(f"end: {who}returns {list(record.returns)}", highlight=False)
     console.print("[dim]Enter/→ next · ← back · q quit[/]")
 

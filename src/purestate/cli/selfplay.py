@@ -22,11 +22,11 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
-from purestate.core.learning import cumulative_incentive, wilson
-from purestate.core.registry import agent, classic_spec, make_spec
+from purestate.core.history import upgrade
+from purestate.core.learning import wilson
+from purestate.core.registry import agent, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
-from purestate.experiments.selfplay import SELF, Selfplay, game_record
-from purestate.io import plots
+from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
 from purestate.io.records import appending, record_line
 from purestate.io.runs import (
@@ -43,7 +43,6 @@ from purestate.io.runs import (
     entries as _entries,
 )
 from purestate.io.selfplay import (
-    CLASSIC_RUN_FORMAT,
     LOG_DIGEST,
     RUN_FILES,
     SEATS,
@@ -51,6 +50,7 @@ from purestate.io.selfplay import (
     check_run_format,
     save_checkpoint,
     table_files,
+    write_curve,
     write_summary,
 )
 from purestate.io.selfplay import (
@@ -92,19 +92,16 @@ def _game_today(text: Any) -> Any:
 _CANONICAL = {"game": _game_today, "agent": _spec_today, "opponent": _spec_today}
 
 
-def _spec_then(text: Any) -> Any:
-    """A spec saved in a ``/1`` run as it is written today."""
-    try:
-        return _spec_today(classic_spec(str(text)))
-    except SpecError:
-        return text
+def _spelled_then(text: str, version: int) -> Any:
+    """A spec saved in a ``run.json`` of format ``version`` as it is written today, meaning what
+    it meant then (``core.registry.spec_then``)."""
+    return _spec_today(spec_then(text, version))
 
 
-def _canonical(saved: dict[str, Any]) -> dict[str, Any]:
-    """How the saved manifest's fields read today, by the format it was written in."""
-    if saved.get("format") == CLASSIC_RUN_FORMAT:
-        return {**_CANONICAL, "agent": _spec_then, "opponent": _spec_then}
-    return _CANONICAL
+def _as_today(saved: dict[str, Any]) -> dict[str, Any]:
+    """A saved ``run.json`` as today's format writes it (``core.history.upgrade``: the specs of an
+    older format spelled out as they meant then)."""
+    return upgrade(saved, "run", _spelled_then)
 
 
 @frozen
@@ -225,14 +222,12 @@ def _typed(ctx: typer.Context, name: str) -> bool:
 
 def _saved_settings(folder: Path) -> dict[str, Any]:
     """What a saved run was started with (run.json's identity fields that are well-formed)."""
-    saved = read_manifest(folder / "run.json") or {}
+    saved = _as_today(read_manifest(folder / "run.json") or {})
     typed = saved.get("as_typed")
     if isinstance(typed, dict):  # absent from runs saved before it was kept
         saved = {**saved, **typed}
     kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
     found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
-    if saved.get("format") == CLASSIC_RUN_FORMAT:  # its mcts specs mean what they meant then
-        found.update({k: _spec_then(found[k]) for k in ("agent", "opponent") if k in found})
     if found.get("seat") not in (None, *SEATS):
         del found["seat"]
     return found
@@ -323,7 +318,8 @@ def selfplay_command(
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
             check_run_format(out_dir / "run.json", saved)
-            check_manifest(out_dir / "run.json", manifest, _IDENTITY, _canonical(saved))
+            saved = _as_today(saved)
+            check_manifest(out_dir / "run.json", saved, manifest, _IDENTITY, _CANONICAL)
             restored = restore_run(out_dir, run, g)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
@@ -370,7 +366,6 @@ def _train(
 ) -> dict[str, Any]:  # fmt: skip
     """Play the run from its checkpoint to ``total`` games, logging and checkpointing; write the
     summary and the learning curve for the whole run, and return the summary."""
-    learner, opp = run.agents()
     me = run.seat
     start = restored.games
     outcomes = restored.outcomes()
@@ -408,21 +403,7 @@ def _train(
     save_checkpoint(out_dir, run, g, tables, played, first_refusal)
     summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
     if plot:
-        name = run.opponent.partition(":")[0]
-        opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
-        plots.learning_curve(
-            out_dir / "learning_curve.png",
-            summary,
-            cumulative_incentive(outcomes),
-            plots.curve_title(
-                plots.full_spec(run.agent.partition(":")[0], learner),
-                summary["seat"],
-                opponent,
-                summary["game_spec"],
-                run.seed,
-            ),
-            beads=run.agent.partition(":")[0] == "menace",
-        )
+        write_curve(out_dir, run, summary, outcomes)
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
 

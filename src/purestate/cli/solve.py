@@ -1,7 +1,7 @@
 """``purestate solve GAME``: the value of a game under perfect play, its openings and its counts.
 
 The command knows no game in particular: it asks ``purestate.solve.solve`` for the solution (a
-game's own solver when one is registered in ``purestate.solve._SOLVERS``, the generic minimax
+game's own solver when the game names one, ``GameSpec.solver``; the generic minimax
 otherwise), and counts positions and games with ``purestate.solve.counts`` when the game is small
 enough. A game that can draw its openings on the board offers ``render_labels``.
 """
@@ -21,7 +21,7 @@ from purestate.core import registry
 from purestate.core.game import Game
 from purestate.core.hooks import render_labels_of
 from purestate.core.spec import build, format_spec, option_fields, parse_spec
-from purestate.io.solutions import load_or_solve
+from purestate.io.solutions import known_beyond, load_or_solve, remember_beyond
 from purestate.solve.counts import Census, GameCount, TooLarge, census, count_games
 
 
@@ -117,11 +117,13 @@ def solve_command(
     openings = _openings(g, sol.value)
     counts: Census | None
     games: GameCount | None
-    try:
-        counts = census(g, count_limit)
-        games = count_games(g, count_limit)
-    except TooLarge:
-        counts, games = None, None
+    counts, games = None, None
+    if not known_beyond(g, count_limit):
+        try:
+            counts = census(g, count_limit)
+            games = count_games(g, count_limit)
+        except TooLarge:
+            remember_beyond(g, count_limit)
 
     if as_json:
         data: dict[str, Any] = {

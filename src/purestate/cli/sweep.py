@@ -43,8 +43,8 @@ from purestate.cli.selfplay import (
     restore_run,
     run_folder_of,
 )
-from purestate.core.registry import classic_spec
-from purestate.core.spec import SpecError
+from purestate.core.history import SWEEP_FORMAT, upgrade
+from purestate.core.registry import spec_then
 from purestate.executors import executor
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.experiments.sweep import (
@@ -108,8 +108,9 @@ def _complete(restored: Restored, games: int) -> bool:
 _AGGREGATED = ("games", "wins", "draws", "losses")
 """The figures the aggregate reads of a run's summary besides its blocks' counts. Its agent, seed
 and block are checked by ``summary_problem``; its opponent is a label, named as the sweep was
-typed when the summary was written (a sweep saved before issue 15 resumes under the classic
-spec), and ``sweep.json``, checked first, pins the opponent the games were played against."""
+typed when the summary was written (a sweep saved before ``mcts``'s defaults changed resumes
+under the spec spelled out with the old defaults, ``core.history``), and ``sweep.json``, checked
+first, pins the opponent the games were played against."""
 
 
 def _figures(summary: dict[str, Any]) -> list[Any]:
@@ -162,25 +163,6 @@ def _csv(agg: list[dict[str, Any]]) -> str:
             cells = [round(row[n][s], 6) for n in names for s in stats]
             w.writerow([a["agent"], a["opponent"], row["first_game"], row["runs"], *cells])
     return buf.getvalue()
-
-
-SWEEP_FORMAT = "purestate.sweep/2"
-"""Sweeps written after ``mcts``'s defaults changed (issue 15) say so; in an older sweep.json an
-``mcts`` opponent means what it meant then (``classic_spec``)."""
-
-
-def _as_today(saved: dict[str, Any]) -> dict[str, Any]:
-    """A saved sweep manifest as it is written today."""
-    if "format" in saved:
-        return saved
-    opponent = saved.get("opponent")
-    try:
-        then = (
-            classic_spec(opponent) if isinstance(opponent, str) and opponent != SELF else opponent
-        )
-    except SpecError:
-        then = opponent
-    return {**saved, "opponent": then, "format": SWEEP_FORMAT}
 
 
 @app.command("sweep")
@@ -240,7 +222,7 @@ def sweep_command(
             saved = read_json(mpath, follow=False)
             if not isinstance(saved, dict):
                 raise UserError(f"{mpath}: not a sweep (a JSON object); nothing was changed")
-            if _as_today(saved) != manifest:
+            if upgrade(saved, "sweep", spec_then) != manifest:
                 raise UserError(f"{out} holds a different sweep ({mpath}); choose another --out")
         elif mode == "resume" and entries(out):
             raise UserError(f"{out} holds no sweep (no sweep.json); nothing was changed")

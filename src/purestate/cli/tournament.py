@@ -150,12 +150,13 @@ def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex
             len(names), results, seed=seed,
             progress=lambda done, total: bar.update(elo, completed=done),
         )  # fmt: skip
-    return _summary(game, names, games, seed, table), results
+    return standings_summary(game, names, games, seed, table), results
 
 
-def _summary(
+def standings_summary(
     game: str, names: list[str], games: int, seed: int, table: Standings
 ) -> dict[str, Any]:
+    """The tournament's figures as ``--json`` prints them, the agents ranked by rating."""
     # ratings equal to a millionth of a point are a tie (the fit's last digits are noise): the
     # first-listed agent ranks first, on every machine
     ranked = sorted(table.ratings, key=lambda r: (-round(r.elo, 6), r.entrant))
@@ -170,6 +171,7 @@ def _summary(
                 "elo": round(r.elo, 1),
                 "elo_low": round(r.interval[0], 1),
                 "elo_high": round(r.interval[1], 1),
+                **_interval_note(games, r.interval),
                 **r.tally.as_dict(),
                 "score": round(r.tally.score, 4),
             }
@@ -187,6 +189,23 @@ def _summary(
             for p in table.pairs
         ],
     }
+
+
+MIN_GAMES_FOR_INTERVAL = 10
+"""Fewer games per pair than this leave an Elo interval too rough to print: it says so."""
+
+
+def _interval_note(games: int, interval: tuple[float, float]) -> dict[str, str]:
+    """Why a rating's 95% interval is not worth reading, if it is not (``{}`` if it is).
+
+    The bootstrap resamples each pair's own games, so a pair whose every game went one way
+    resamples to itself: the interval shrinks to a point however few games there were.
+    """
+    if games < MIN_GAMES_FOR_INTERVAL:
+        return {"interval_note": "too few games"}
+    if interval[1] - interval[0] < 1.0:
+        return {"interval_note": "every game one way"}
+    return {}
 
 
 def _pairs_csv(summary: dict[str, Any]) -> str:
@@ -236,7 +255,7 @@ def _show(summary: dict[str, Any]) -> None:
             str(rank),
             r["agent"],
             f"{r['elo']:+.0f}",
-            f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}",
+            r.get("interval_note", f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}"),
             str(r["wins"]),
             str(r["draws"]),
             str(r["losses"]),

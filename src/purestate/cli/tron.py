@@ -20,7 +20,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from purestate.cli import app
-from purestate.cli.boards import tron_board
+from purestate.cli.boards import board
 from purestate.cli.common import (
     UserError,
     console,
@@ -134,11 +134,11 @@ def _execute(
 def _show_game(game: Tron, states: Sequence[State], delay: float) -> None:
     """Draw a game move by move (in a terminal), or its final board (otherwise)."""
     if not console.is_terminal or delay <= 0:
-        console.print(tron_board(game, states))
+        console.print(board(game, states))
         return
-    with Live(tron_board(game, states[:1]), console=console, auto_refresh=False) as live:
+    with Live(board(game, states[:1]), console=console, auto_refresh=False) as live:
         for i in range(1, len(states) + 1):
-            live.update(tron_board(game, states[:i]), refresh=True)
+            live.update(board(game, states[:i]), refresh=True)
             time.sleep(delay)
 
 

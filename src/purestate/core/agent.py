@@ -19,7 +19,6 @@ looked up through ``purestate.core.hooks``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
@@ -204,14 +203,17 @@ class FromParams(Protocol):
         ...
 
 
-class ChangedDefaults(Protocol):
-    """An agent class whose option defaults changed after specs of it were saved in files."""
+def check_seat(seat: Any) -> None:
+    """Refuse, in one line, a seat that is not 0 (the first player) or 1 (the second).
 
-    CLASSIC_DEFAULTS: Mapping[str, str]
-    """The options whose defaults changed, at the values they had before (option -> text): a
-    spec in a file written before the change (a ``run.json`` of format ``purestate.run/1``, a
-    ``sweep.json`` without a format) meant these wherever it did not set them. Read by
-    ``core.registry.classic_spec``."""
+    Agents whose tables depend on the seat call it first in ``initial_table``, so a wrong seat is
+    named where it was given instead of failing games later.
+
+    Raises:
+        ValueError: for anything but the ints 0 and 1 (``True`` is not a seat).
+    """
+    if type(seat) is not int or seat not in (0, 1):
+        raise ValueError(f"seat must be 0 (the first player) or 1 (the second); got {seat!r}")
 
 
 def check_game(agent: Any, game: Game[Any, Any]) -> None:

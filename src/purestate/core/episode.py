@@ -7,15 +7,18 @@ only on its inputs.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from attrs import frozen
 
-from purestate.core.agent import Agent
+from purestate.core.agent import Agent, Decision
 from purestate.core.game import Game, IllegalMove, require_game
 from purestate.core.hooks import observation_of
 from purestate.core.keys import Key, fold_in
+
+Observe = Callable[[Any, int], Any]
+"""A game's ``observation(state, player)`` hook."""
 
 
 @frozen
@@ -53,6 +56,32 @@ def resign_returns(loser: int) -> tuple[float, float]:
     return (-1.0, 1.0) if loser == 0 else (1.0, -1.0)
 
 
+def agent_moves(
+    game: Game[Any, Any],
+    agent: Agent,
+    table: Any,
+    state: Any,
+    player: int,
+    key: Key,
+    observe: Observe | None,
+) -> tuple[Decision[Any], Any]:
+    """One ply of an agent: it acts on its view of ``state`` (``observe(state, player)`` when the
+    game hides something, as ``core.hooks.observation_of`` gives it) and its move is applied to
+    the true state. The decision, and the state after its move (``None`` when it resigns).
+
+    Raises:
+        IllegalMove: naming the agent, when its move is illegal (a bug in the agent).
+    """
+    view = state if observe is None else observe(state, player)
+    decision = agent.act(game, table, view, key)
+    if decision.move is None:
+        return decision, None
+    try:
+        return decision, game.step(state, decision.move)
+    except IllegalMove as err:
+        raise IllegalMove(f"agent {agent.spec!r} played an illegal move: {err}") from err
+
+
 def plies(
     game: Game[Any, Any],
     agents: Sequence[Agent],
@@ -62,16 +91,14 @@ def plies(
 ) -> Generator[tuple[int, Any, Any], None, Episode]:
     """Play one game ply by ply: yield ``(player, move, state after the move)``, return the episode.
 
-    The same game as ``play`` (which consumes this); a shell that shows a game as it goes (a
-    person at the terminal) iterates it, and gets the episode as the ``StopIteration`` value. A
-    resignation ends the game without a ply.
+    The same game as ``play`` (which consumes this); a caller that watches a game as it goes
+    iterates it, and gets the episode as the ``StopIteration`` value. A resignation ends the game
+    without a ply. A game a person plays in is a ``core.match.Match``, whose bots take the same
+    plies (``agent_moves``) with the same keys.
     """
-    try:
-        state = game.initial() if start is None else start
-        is_over, to_move = game.is_over, game.to_move
-    except AttributeError:
-        require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
-        raise
+    require_game(game, start)  # a pyspiel game, say: one line saying how to bridge it
+    state = game.initial() if start is None else start
+    is_over, to_move = game.is_over, game.to_move
     current = list(tables)
     states = [state]
     moves: list[Any] = []
@@ -82,22 +109,18 @@ def plies(
     ply = 0
     while not is_over(state):
         p = to_move(state)
-        view = state if observe is None else observe(state, p)
-        decision = agents[p].act(game, current[p], view, fold_in(key, ply))
+        decision, after = agent_moves(game, agents[p], current[p], state, p, fold_in(key, ply),
+                                      observe)  # fmt: skip
         if decision.table is not None:
             current[p] = decision.table
-        move = decision.move
-        if move is None:
+        if after is None:
             return Episode(tuple(states), tuple(moves), tuple(movers), resign_returns(p), p)
-        try:
-            state = game.step(state, move)
-        except IllegalMove as err:
-            raise IllegalMove(f"agent {agents[p].spec!r} played an illegal move: {err}") from err
+        state = after
         states.append(state)
-        moves.append(move)
+        moves.append(decision.move)
         movers.append(p)
         ply += 1
-        yield p, move, state
+        yield p, decision.move, state
     return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state))
 
 

@@ -7,10 +7,12 @@ conformance suite) only ever use this protocol, never a concrete game.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from attrs import frozen
+from attrs import Factory, field, frozen
+
+from purestate.core.memo import memo
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -41,7 +43,7 @@ _METHODS = ("initial", "to_move", "legal", "step", "is_over", "returns")
 def not_a_game(game: Any, state: Any = None) -> NotAGame | None:
     """Why ``game`` is not a purestate game or ``state`` not a purestate state, or None.
 
-    Called where a missing method surfaced as an ``AttributeError``, to say it in one line.
+    Called by ``require_game`` and where a value is taken as a game, to say it in one line.
     """
     if _pyspiel_object(game):
         try:
@@ -65,11 +67,27 @@ def not_a_game(game: Any, state: Any = None) -> NotAGame | None:
     return None
 
 
+@memo(size=64, why="one entry per pair of game and state classes a process meets: a handful")
+def _maybe_foreign(game_type: type, state_type: type) -> bool:
+    """Whether a game of ``game_type`` or a state of ``state_type`` may not be purestate's (then
+    ``not_a_game`` looks at the objects themselves)."""
+    return any(
+        c.__module__ == "pyspiel" for c in (*game_type.__mro__, *state_type.__mro__)
+    ) or not all(callable(getattr(game_type, m, None)) for m in _METHODS)
+
+
 def require_game(game: Any, state: Any = None) -> None:
-    """Raise ``not_a_game(game, state)`` if there is a reason; return otherwise."""
-    err = not_a_game(game, state)
-    if err is not None:
-        raise err
+    """Raise ``not_a_game(game, state)`` if there is a reason; return otherwise.
+
+    The explicit check a search or a driver makes where a game (and a state) enters it, so that a
+    pyspiel object gets one line saying how to bridge it instead of an ``AttributeError`` from
+    deep inside. Cheap enough for every move: the verdict on a purestate game's class is
+    remembered.
+    """
+    if _maybe_foreign(type(game), type(state)):
+        err = not_a_game(game, state)
+        if err is not None:
+            raise err
 
 
 @frozen
@@ -89,6 +107,14 @@ class GameSpec:
             refuses at once beyond ``purestate.solve.bounds.POSITION_LIMIT`` (or when ``None``).
         default_opponent: The agent spec ``purestate play`` pits a person against when no
             ``--opponent`` is given: the strongest that answers within about a second a move.
+        examples: The specs a person is shown first (the web app's home page, ``purestate
+            games``): the game's name alone unless it says.
+        variants: The specs that reach every rule the game has (each option's values that change
+            the rules: board sizes, rule sets, starts); the conformance suite and the generic
+            properties run each. The game's name alone unless it says.
+        solver: ``"module:function"`` of a special-purpose exact solver (``function(game) ->
+            Solution``, in ``purestate.solve``), or ``""`` for the generic memoised minimax.
+            Named, not imported, so the game needs nothing above the core.
     """
 
     name: str
@@ -98,6 +124,9 @@ class GameSpec:
     outcomes: tuple[float, ...] | None = (-1.0, 0.0, 1.0)
     positions: int | None = None
     default_opponent: str = "mcts"
+    examples: tuple[str, ...] = field(default=Factory(lambda self: (self.name,), takes_self=True))
+    variants: tuple[str, ...] = field(default=Factory(lambda self: (self.name,), takes_self=True))
+    solver: str = ""
 
 
 @runtime_checkable
@@ -272,12 +301,97 @@ class LabelledBoard(Protocol):
         ...
 
 
-def play_moves(game: Game[Any, Any], moves: Sequence[Any], state: Any = None) -> Any:
-    """Apply ``moves`` in order from ``state`` (default: the initial state); return the end."""
-    s = game.initial() if state is None else state
-    for m in moves:
-        s = game.step(s, m)
-    return s
+class Planes(Protocol):
+    """A game seen as planes of 0/1 (learners that want arrays: PettingZoo, OpenSpiel tensors)."""
+
+    @property
+    def plane_shape(self) -> tuple[int, ...] | None:
+        """The shape of every ``planes`` array: rows × columns × planes for a board game (a
+        bridged OpenSpiel game keeps OpenSpiel's layout, planes first). ``None``: the game has
+        no planes after all (an OpenSpiel game without an observation tensor)."""
+        ...
+
+    @property
+    def plane_lines(self) -> tuple[str, ...]:
+        """What each plane holds, one line per plane in the order of the planes axis."""
+        ...
+
+    def planes(self, state: Any, player: int) -> Any:
+        """``state`` seen by ``player`` as a numpy array of ``plane_shape``.
+
+        Called by the bridges for every observation (PettingZoo's ``observation``,
+        ``as_pyspiel``'s observation tensor). Values are 0 or 1 (int8; float32 for a bridged
+        OpenSpiel game, whose tensor it is); the observer's own pieces come before the other
+        player's, as PettingZoo's classic games and AlphaZero-style nets expect; a symmetry of
+        the position moves the entries and changes no value. Pure: read off the state, and a
+        new array each call (the caller may write into it).
+        """
+        ...
+
+
+class Drawn(Protocol):
+    """A game that draws its board as a vector picture (``purestate.svg``)."""
+
+    def draw(self, state: Any, title: str, last: Any, history: Sequence[Any]) -> str:
+        """The position as a standalone SVG document (helpers in ``purestate.core.picture``).
+
+        Called by ``purestate.svg`` for the web app, notebooks and ``replay --svg``;
+        without it the picture is the framed text of ``render``. ``title`` is a line above the
+        board (escaped); ``last`` the move that led to ``state`` (highlighted; ``None`` for
+        none); ``history`` the states before ``state`` when the caller has them (Tron colours
+        trails from them), possibly empty. Every legal move's square carries
+        ``data-move="<format_move(move)>"``; a square that is not a legal move now may carry
+        ``data-illegal`` (the app then shows the game's reason). Pure: text from values.
+        """
+        ...
+
+
+class ColouredBoard(Protocol):
+    """A game whose terminal board needs colour to be read (Tron's trails)."""
+
+    def coloured_board(self, states: Sequence[Any]) -> tuple[tuple[str, str], ...]:
+        """The last of ``states`` (the game's positions so far) as (text, style) pieces.
+
+        Called by the terminal (``purestate play``, ``tron run``) instead of ``render``. The
+        texts joined are the board a person reads, as many lines as ``render`` gives; a style
+        is a terminal style name (``"bold blue"``; ``""`` for plain) that the shell applies, so
+        the game imports no terminal library.
+        """
+        ...
+
+
+class MarkedSeats(Protocol):
+    """A game whose seats a person tells apart by a mark or a colour (X and O, blue and red)."""
+
+    seat_marks: tuple[str, str]
+    """What the first and the second seat play with, in the words a person reads on the board
+    and in the terminal (``"X"``, ``"blue"``): two different non-empty texts. Read through
+    ``core.hooks.seat_name`` (``"first (X)"``) by the web app and the CLI, which name a seat
+    that way and no other."""
+
+
+class MadeFor(Protocol):
+    """An evaluation or per-move scores made for some games only (``made_for`` declares it)."""
+
+    made_for: tuple[str, ...]
+    """The registry names of the games it is made for: an agent injecting it refuses others."""
+
+
+EvaluationT = TypeVar("EvaluationT", bound=Callable[..., Any])
+
+
+def made_for(*games: str) -> Callable[[EvaluationT], EvaluationT]:
+    """Declare, beside its definition, the games an evaluation or move scores are made for.
+
+    ``@made_for("tron")`` above ``def voronoi_eval(game, state)``: the registry's
+    ``check_plays`` reads it (through ``core.hooks.made_for_of``) and refuses other games.
+    """
+
+    def declare(fn: EvaluationT) -> EvaluationT:
+        fn.made_for = games  # type: ignore[attr-defined]
+        return fn
+
+    return declare
 
 
 # -- the decisive playout hook (an optional hook like those above; kept here at the end) ------

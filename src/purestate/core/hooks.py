@@ -1,9 +1,10 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``, ``Scored``,
-``Unscored``, ``Observed``, ``NumberedMoves`` and ``LabelledBoard`` beside ``Game``
+``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``,
+``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside ``Game``
 (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
-``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ChangedDefaults`` beside ``Agent``
+``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent``
 (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -15,7 +16,7 @@ object has none, so a caller writes its fallback once: ``fast = playout_of(game)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ ScoreFn = Callable[[Any], tuple[float, float]]
 UnscoredFn = Callable[[Any], Any]
 ObservationFn = Callable[[Any, int], Any]
 RenderLabelsFn = Callable[[Mapping[int, str]], str]
+PlanesFn = Callable[[Any, int], Any]
+DrawFn = Callable[[Any, str, Any, Sequence[Any]], str]
+ColouredBoardFn = Callable[[Sequence[Any]], tuple[tuple[str, str], ...]]
 CheckGameFn = Callable[["Game[Any, Any]"], None]
 GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
@@ -79,6 +83,75 @@ def render_labels_of(game: Any) -> RenderLabelsFn | None:
     """The game's board with a label per move (``LabelledBoard``), or None."""
     found: RenderLabelsFn | None = _method(game, "render_labels")
     return found
+
+
+def plane_shape_of(game: Any) -> tuple[int, ...] | None:
+    """The shape of the game's observation planes (``Planes``), or None: it has none."""
+    found = getattr(game, "plane_shape", None)
+    if isinstance(found, tuple) and found and all(type(n) is int and n > 0 for n in found):
+        return found
+    return None
+
+
+def planes_of(game: Any) -> PlanesFn | None:
+    """The game's observation planes (``Planes``): ``planes(state, player)``, or None when the
+    game has none (no method, or a ``plane_shape`` of None)."""
+    if plane_shape_of(game) is None:
+        return None
+    found: PlanesFn | None = _method(game, "planes")
+    return found
+
+
+def plane_lines_of(game: Any) -> tuple[str, ...] | None:
+    """What each of the game's planes holds (``Planes``), one line per plane, or None."""
+    found = getattr(game, "plane_lines", None)
+    if isinstance(found, tuple) and all(isinstance(line, str) for line in found):
+        return found
+    return None
+
+
+def draw_of(game: Any) -> DrawFn | None:
+    """The game's vector drawing of a position (``Drawn``), or None: the text panel stands."""
+    found: DrawFn | None = _method(game, "draw")
+    return found
+
+
+def coloured_board_of(game: Any) -> ColouredBoardFn | None:
+    """The game's terminal board in coloured pieces (``ColouredBoard``), or None: ``render``."""
+    found: ColouredBoardFn | None = _method(game, "coloured_board")
+    return found
+
+
+SEATS = ("first", "second")
+"""The seats' names: every message names seat 0 the first and seat 1 the second."""
+
+
+def seat_marks_of(game: Any) -> tuple[str, str] | None:
+    """What each seat plays with (``MarkedSeats``: ``("X", "O")``), or None."""
+    found = getattr(game, "seat_marks", None)
+    if (
+        isinstance(found, tuple)
+        and len(found) == 2
+        and all(isinstance(m, str) and m for m in found)
+    ):
+        return (found[0], found[1])
+    return None
+
+
+def seat_name(game: Any, seat: int) -> str:
+    """A seat as every message names it: ``"first (X)"``, ``"second (blue)"``; plain ``"first"``
+    for a game that declares no marks."""
+    marks = seat_marks_of(game)
+    return SEATS[seat] if marks is None else f"{SEATS[seat]} ({marks[seat]})"
+
+
+def made_for_of(fn: Any) -> tuple[str, ...] | None:
+    """The games an evaluation or move scores function is made for (``MadeFor``), or None: it
+    plays every game."""
+    found = getattr(fn, "made_for", None)
+    if isinstance(found, tuple) and found and all(isinstance(g, str) for g in found):
+        return found
+    return None
 
 
 # -- agent hooks ---------------------------------------------------------------------------------
@@ -136,12 +209,6 @@ def from_params_of(cls: Any) -> FromParamsFn | None:
     """The agent class's own builder from spec options (``FromParams``), or None."""
     found: FromParamsFn | None = _method(cls, "from_params")
     return found
-
-
-def classic_defaults_of(cls: Any) -> Mapping[str, str] | None:
-    """The agent class's defaults before they changed (``ChangedDefaults``), or None."""
-    found = getattr(cls, "CLASSIC_DEFAULTS", None)
-    return found if isinstance(found, Mapping) else None
 
 
 # -- solver hooks (declared in purestate/solve/__init__.py) ---------------------------------------

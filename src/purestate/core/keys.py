@@ -20,15 +20,18 @@ from typing import NewType, TypeVar
 
 Key = NewType("Key", int)
 
-_MASK = (1 << 64) - 1
+MASK = (1 << 64) - 1
+"""A key's 64 bits: every derivation keeps ``& MASK`` of its result."""
 _GOLDEN = 0x9E3779B97F4A7C15
 _T = TypeVar("_T")
 
 
-def _mix(z: int) -> int:
-    z = (z + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+def mix(z: int) -> int:
+    """SplitMix64's finaliser on a 64-bit int: the mixer every key derivation is defined by
+    (``fold_in(k, i)`` is ``mix(k ^ mix((i & MASK) ^ 0xF01D))``)."""
+    z = (z + _GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return z ^ (z >> 31)
 
 
@@ -41,20 +44,20 @@ def key(seed: int) -> Key:
     Returns:
         The key.
     """
-    return Key(_mix(_mix(seed & _MASK) ^ 0x5EED))
+    return Key(mix(mix(seed & MASK) ^ 0x5EED))
 
 
 # fold_in's inner mix of small data (plies, simulations, seats) is a table look-up: the same
 # values, one mix fewer per derived key in the learners' hot loops
 _SMALL = 4096
-_FOLD = tuple(_mix(i ^ 0xF01D) for i in range(_SMALL))
+_FOLD = tuple(mix(i ^ 0xF01D) for i in range(_SMALL))
 
 
 def fold_in(k: Key, data: int) -> Key:
     """Derive the child key number ``data`` of ``k`` (for game i, ply i, simulation i, ...)."""
     if 0 <= data < _SMALL:
-        return Key(_mix(k ^ _FOLD[data]))
-    return Key(_mix(k ^ _mix((data & _MASK) ^ 0xF01D)))
+        return Key(mix(k ^ _FOLD[data]))
+    return Key(mix(k ^ mix((data & MASK) ^ 0xF01D)))
 
 
 def fold_bits(k: Key, data: int) -> int:
@@ -63,14 +66,14 @@ def fold_bits(k: Key, data: int) -> int:
     The two mixes are written out here because this is the per-ply draw of the fused learning
     loops; ``properties/test_core_props.py`` checks it equals the composition.
     """
-    z = k ^ (_FOLD[data] if 0 <= data < _SMALL else _mix((data & _MASK) ^ 0xF01D))
-    z = (z + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = k ^ (_FOLD[data] if 0 <= data < _SMALL else mix((data & MASK) ^ 0xF01D))
+    z = (z + _GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     z = (z ^ (z >> 31)) ^ 0xB175
-    z = (z + _GOLDEN) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = (z + _GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return z ^ (z >> 31)
 
 
@@ -81,7 +84,7 @@ def split(k: Key, n: int = 2) -> tuple[Key, ...]:
 
 def bits(k: Key) -> int:
     """Consume ``k``: 64 random bits."""
-    return _mix(k ^ 0xB175)
+    return mix(k ^ 0xB175)
 
 
 def uniform(k: Key) -> float:

@@ -10,10 +10,13 @@ import importlib
 from collections.abc import Callable
 from typing import Any, Literal
 
+import attrs
+
+from purestate.core import history
 from purestate.core.agent import Agent
 from purestate.core.game import Game, NotAGame, not_a_game
-from purestate.core.hooks import classic_defaults_of, from_params_of
-from purestate.core.spec import SpecError, build, format_spec, parse_spec
+from purestate.core.hooks import from_params_of, made_for_of
+from purestate.core.spec import SpecError, build, format_spec, option_fields, parse_spec
 
 # name -> "module:Class". One line per game; the module holds all of that game's rules.
 _GAMES: dict[str, str] = {
@@ -28,7 +31,7 @@ _GAMES: dict[str, str] = {
 # ``PREFIX:<name>[:key=value,...]`` (``openspiel:connect_four``). The function takes the rest of
 # the spec and keyword options; loaded by name so the core never imports the bridge.
 _BRIDGES: dict[str, str] = {
-    "openspiel": "purestate.interop.openspiel:load",
+    "openspiel": "purestate.interop.from_openspiel:load",
 }
 
 # name -> "module:Class". One line per agent; the module holds all of that agent.
@@ -50,12 +53,6 @@ _AGENTS: dict[str, str] = {
     # OpenSpiel's own bots (need purestate[openspiel] to move, not to be listed)
     "openspiel_mcts": "purestate.interop.bots:OpenSpielMCTS",
     "openspiel_random": "purestate.interop.bots:OpenSpielRandom",
-}
-
-# old name -> its agent's name today: specs, run folders and records written under the old name
-# still build the agent (whose spec then carries the new name).
-_AGENT_ALIASES: dict[str, str] = {
-    "seedbot": "xtreme2019",
 }
 
 
@@ -80,28 +77,16 @@ _MOVE_SCORES: dict[str, str] = {
 }
 
 
-# The games each evaluation and each per-move score function is made for (by registry name). An
-# agent that injects one refuses any other game when it meets it (its ``check_game``) instead of
-# failing deep inside a search; a name without an entry plays every game.
-_BIG_BOARDS = ("ultimate_tictactoe", "xtreme_tictactoe")
-_EVALUATION_GAMES: dict[str, tuple[str, ...]] = {
-    "uttt": _BIG_BOARDS,
-    "space": ("tron",),
-    "voronoi": ("tron",),
-    "chamber": ("tron",),
-    "linear": ("tron",),
-}
-_MOVE_SCORE_GAMES: dict[str, tuple[str, ...]] = {"uttt": _BIG_BOARDS, "uttt_code": _BIG_BOARDS}
-
-
 def evaluation_games(name: str) -> tuple[str, ...] | None:
-    """The games the evaluation ``name`` is made for, or None if it plays every game."""
-    return _EVALUATION_GAMES.get(name)
+    """The games the evaluation ``name`` is made for (declared beside it with
+    ``core.game.made_for``), or None if it plays every game or is not registered."""
+    return made_for_of(evaluation(name)) if name in _EVALUATIONS else None
 
 
 def move_score_games(name: str) -> tuple[str, ...] | None:
-    """The games the per-move scores ``name`` are made for, or None if they play every game."""
-    return _MOVE_SCORE_GAMES.get(name)
+    """The games the per-move scores ``name`` are made for (declared beside them with
+    ``core.game.made_for``), or None if they play every game or are not registered."""
+    return made_for_of(move_scores(name)) if name in _MOVE_SCORES else None
 
 
 def check_plays(
@@ -145,27 +130,27 @@ def game_class(name: str) -> type:
 
 
 def agent_aliases() -> dict[str, str]:
-    """The agents' old names, each with the name it stands for today."""
-    return dict(_AGENT_ALIASES)
+    """The agents' old names, each with the name it stands for today (``core.history``)."""
+    return dict(history.AGENT_ALIASES)
 
 
 def agent_class(name: str) -> type:
     """The class of the agent called ``name`` (or by an old name of it)."""
-    name = _AGENT_ALIASES.get(name, name)
+    name = history.agent_name(name)
     if name not in _AGENTS:
         raise SpecError(f"unknown agent {name!r} (agents: {', '.join(_AGENTS)})")
     cls: type = _load(_AGENTS[name])
     return cls
 
 
-def classic_spec(spec: str) -> str:
-    """The spec that means today what ``spec`` meant in a file written before its agent's
-    defaults changed (a ``run.json`` of format ``purestate.run/1``, a ``sweep.json`` without one).
+def spec_then(spec: str, version: int) -> str:
+    """The spec that means today what ``spec`` meant in a run or sweep file of format ``version``
+    (``core.history``: the defaults each version had).
 
-    Options the spec sets keep their values; the agent's changed options (``ChangedDefaults``) get
-    their old values, spelled out: ``mcts:simulations=300`` becomes
+    Options the spec sets keep their values; the agent's options whose defaults changed since get
+    their old values, spelled out: in a version-1 file ``mcts:simulations=300`` is
     ``mcts:simulations=300,c=1.0,playout=random,decisive=false``. A spec of an agent whose
-    defaults never changed, or of no registered agent, comes back as it is.
+    defaults never changed since, or of no registered agent, comes back as it is.
 
     Raises:
         SpecError: for a bad spec of an agent whose defaults changed.
@@ -175,11 +160,23 @@ def classic_spec(spec: str) -> str:
         cls = agent_class(name)
     except SpecError:
         return spec
-    old = classic_defaults_of(cls)
+    old = history.defaults_then(name, version)
     if not old:
         return spec
-    name = _AGENT_ALIASES.get(name, name)
+    name = history.agent_name(name)
     return format_spec(name, build(cls, name, {**old, **params}), always=tuple(old))
+
+
+def classic_spec(spec: str) -> str:
+    """``spec_then(spec, 1)``: the spec that means today what ``spec`` meant before ``mcts``'s
+    defaults first changed (a ``run.json`` of format ``purestate.run/1``, a ``sweep.json`` without
+    a format): ``mcts:simulations=300`` becomes
+    ``mcts:simulations=300,c=1.0,playout=random,decisive=false``.
+
+    Raises:
+        SpecError: for a bad spec of an agent whose defaults changed.
+    """
+    return spec_then(spec, 1)
 
 
 def evaluations() -> tuple[str, ...]:
@@ -255,22 +252,38 @@ def _named(name: Any, what: str) -> str:
 
 
 def make(name: str, **params: Any) -> Game[Any, Any]:
-    """A game from the registry, e.g. ``make("dots_and_boxes", rows=2, cols=2)``.
+    """A game from the registry, by name or by spec string, with keyword options.
 
-    A bridged game takes its whole spec as the name: ``make("openspiel:hex:board_size=5")`` or
-    ``make("openspiel:hex", board_size=5)``.
+    ``make("dots_and_boxes", rows=2, cols=2)``, ``make("dots_and_boxes:rows=2,cols=2")`` (the
+    spec string the command line takes) and ``make("dots_and_boxes:rows=2", cols=2)`` are the same
+    game; an option given both ways is refused. A bridged game takes its whole spec as the name:
+    ``make("openspiel:hex:board_size=5")`` or ``make("openspiel:hex", board_size=5)``.
 
     Raises:
-        SpecError: for an unknown game or option.
+        SpecError: for an unknown game or option, a bad value, or an option given twice.
         NotAGame: (a TypeError) when ``name`` is not a str (a pyspiel game, say).
     """
     bridged = _bridged(_named(name, "make()"))
     if bridged is not None:
         return bridged[0](bridged[1], **params)
+    name, written = parse_spec(name)
+    twice = sorted(set(written) & set(params))
+    if twice:
+        raise SpecError(f"{name}: option {twice[0]!r} given both in the spec and as a keyword")
     cls = game_class(name)
+    # the spec's text options are converted and checked as on the command line; the keyword
+    # options are values already, checked by the class itself
+    game: Game[Any, Any] = build(cls, name, written)
+    if not params:
+        return game
+    fields = option_fields(cls)
+    unknown = sorted(set(params) - set(fields))
+    if unknown:
+        known = ", ".join(sorted(fields)) or "none"
+        raise SpecError(f"{name} has no option {unknown[0]!r} (options: {known})")
     try:
-        game: Game[Any, Any] = cls(**params)
-    except TypeError as e:
+        game = attrs.evolve(game, **params)  # type: ignore[misc]  # games are attrs classes
+    except (TypeError, ValueError) as e:
         raise SpecError(f"{name}: {e}") from None
     return game
 

@@ -2,8 +2,8 @@
 
 ``svg(game, state)`` draws the board the game renders for a person (``Game.render``) in a framed
 monospace panel, so every game, present or future, has a picture without code of its own:
-``purestate.svg`` (``purestate.drawing``) draws the registered games as vector boards and falls
-back to this panel for a game without a drawing.
+``purestate.svg`` (``purestate.drawing``) draws a game's own vector board (its ``draw`` hook) and
+falls back to this panel for a game without one.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Boards as vector pictures (SVG), one module per game family, chosen by the game's name.
+"""Boards as vector pictures (SVG): each game draws itself (``Drawn.draw``, core/game.py).
 
 ``svg(game, state)`` returns a ``Picture``: ``str()`` gives the SVG text and Jupyter displays it
 (``_repr_svg_``). Every square, edge or cell a person can click carries
@@ -13,29 +13,13 @@ Pure: the functions here build strings from values; nothing is read or written.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any
 
 from purestate.core.game import Game
+from purestate.core.hooks import draw_of
+from purestate.core.picture import Picture
 from purestate.core.svg import svg as text_panel
-from purestate.drawing.picture import Picture
-
-# game name -> "module:function". One line per game; the generic code names no concrete game.
-# A drawing function takes (game, state, title, last, history) and returns the SVG text.
-_DRAWINGS: dict[str, str] = {
-    "tictactoe": "purestate.drawing.tictactoe:draw",
-    "dots_and_boxes": "purestate.drawing.dots_and_boxes:draw",
-    "ultimate_tictactoe": "purestate.drawing.small_boards:draw",
-    "xtreme_tictactoe": "purestate.drawing.small_boards:draw",
-    "tron": "purestate.drawing.tron:draw",
-    "connect_four": "purestate.drawing.connect_four:draw",
-}
-
-
-def drawn_games() -> tuple[str, ...]:
-    """The names of the games with a vector drawing of their own."""
-    return tuple(_DRAWINGS)
 
 
 def svg(
@@ -64,13 +48,10 @@ def svg(
         >>> str(purestate.svg(g, g.step(g.initial(), 4), last=4)).count('data-move="')
         8
     """
-    path = _DRAWINGS.get(game.spec.name)
-    if path is None:
+    draw = draw_of(game)
+    if draw is None:
         return Picture(text_panel(game, state, title))
-    module, _, name = path.partition(":")
-    draw = getattr(importlib.import_module(module), name)
-    text: str = draw(game, state, title, last, history)
-    return Picture(text)
+    return Picture(draw(state, title, last, history))
 
 
-__all__ = ["Picture", "drawn_games", "svg"]
+__all__ = ["Picture", "svg"]

@@ -140,11 +140,6 @@ def run_game(setup: Setup, index: int) -> GameResult:
     return result_of(game, index, ep)
 
 
-def run_games(setup: Setup, indices: Sequence[int]) -> list[GameResult]:
-    """Play several games of a series in order."""
-    return [run_game(setup, i) for i in indices]
-
-
 def game_task(task: tuple[Setup, int]) -> GameResult:
     """``run_game`` on one ``(setup, index)`` value: the unit of work sent to an executor."""
     return run_game(*task)

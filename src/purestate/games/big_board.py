@@ -24,15 +24,33 @@ paths (``legal``, ``step``, the random game of ``playout``) stay in ``ultimate.p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import chain
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from attrs import frozen
 
 from purestate.core import keys
-from purestate.core.game import IllegalMove, ParseError
-from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS
+from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.memo import memo
+from purestate.core.picture import (
+    ACTIVE,
+    HIGHLIGHT,
+    INK,
+    PLAYER_COLOURS,
+    cross,
+    document,
+    el,
+    move_data,
+    nought,
+    text,
+    winning_line,
+)
+from purestate.core.planes import bits
+from purestate.games.small_board import CELL_MAPS, EMPTY_CELLS, FULL, MASK_IMAGES, WINS, line_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MARKS = ("X", "O")
 GAME_OVER = -2
@@ -499,6 +517,9 @@ class BigBoardGame(Generic[S]):
     (the player to move, the bonus move, the points).
     """
 
+    seat_marks: ClassVar[tuple[str, str]] = MARKS
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
+
     __slots__ = ()
     layout: ClassVar[BigBoards]
 
@@ -515,6 +536,15 @@ class BigBoardGame(Generic[S]):
         """D4 on positions and cells together (and, on two big boards, the swap), identity
         first."""
         return self.layout.symmetries
+
+    @property
+    def spec(self) -> GameSpec:
+        """Name and bounds."""
+        raise NotImplementedError
+
+    def legal(self, state: S) -> tuple[int, ...]:
+        """The legal moves."""
+        raise NotImplementedError
 
     def returns(self, state: S) -> tuple[float, float]:
         """The players' returns (zeros before the end)."""
@@ -575,3 +605,117 @@ class BigBoardGame(Generic[S]):
     def format_move(self, move: int) -> str:
         """``board cell`` on one big board (``4 0``), ``k position cell`` on two (``1 4 0``)."""
         return self.layout.format_move(move)
+
+    # -- planes and picture (optional hooks: core/game.py) --------------------------------------
+
+    plane_lines = (
+        "the observer's marks",
+        "the other player's marks",
+        "the small boards the observer won (all nine cells)",
+        "the small boards the other player won (all nine cells)",
+    )
+
+    @property
+    def plane_shape(self) -> tuple[int, ...]:
+        """Nine rows, nine columns a big board (side by side), four planes."""
+        return (9, 9 * self.layout.count, 4)
+
+    def planes(self, state: S, player: int) -> np.ndarray:
+        """The cells as on the drawn boards (big boards side by side), four planes."""
+        n = self.layout.boards
+        won_x, won_o = state.boards & ((1 << n) - 1), (state.boards >> n) & ((1 << n) - 1)
+        marks = (state.x, state.o) if player == 0 else (state.o, state.x)
+        won = (won_x, won_o) if player == 0 else (won_o, won_x)
+        import numpy as np
+
+        cells = np.concatenate(
+            [bits(m, 9 * n) for m in marks]
+            # a won small board shows as all nine of its cells
+            + [np.repeat(bits(w, n), 9) for w in won]
+        ).reshape(4, 9 * n)
+        return np.ascontiguousarray(cells[:, _grid_index(self.layout.count)].transpose(1, 2, 0))
+
+    def draw(self, state: S, title: str, last: Any, history: Sequence[Any] = ()) -> str:
+        """Every small board: cells a person may click carry ``data-move``; the boards open to
+        the player to move are tinted, won boards carry their winner's big mark, drawn boards are
+        grey. The boards open to the player are read off the legal moves."""
+        legal = set(self.legal(state))
+        active = {m // 9 for m in legal}
+        big_boards = self.layout.count
+        parts = []
+        for sb in range(9 * big_boards):
+            k, pos = divmod(sb, 9)
+            bx = _MARGIN + k * (_BIG + _BIG_GAP) + (pos % 3) * (_SMALL + _GAP)
+            by = _MARGIN + 18 + (pos // 3) * (_SMALL + _GAP)
+            won = 0 if state.won_x >> sb & 1 else 1 if state.won_o >> sb & 1 else None
+            closed = bool(state.closed >> sb & 1)
+            background = ACTIVE if sb in active else "#e9e9e9" if closed and won is None else "#fff"
+            parts.append(
+                el("rect", x=bx, y=by, width=_SMALL, height=_SMALL, fill=background,
+                   stroke="#e0a800" if sb in active else "#999",
+                   stroke_width=2 if sb in active else 1, class_="small-board", data_board=sb)
+            )  # fmt: skip
+            for c in range(9):
+                move = 9 * sb + c
+                x, y = bx + _CELL * (c % 3), by + _CELL * (c // 3)
+                fill = HIGHLIGHT if move == last else "transparent"
+                parts.append(
+                    el("rect", x=x, y=y, width=_CELL, height=_CELL, fill=fill, stroke="#ccc",
+                       stroke_width=0.5, class_="cell",
+                       **move_data(self.format_move(move), move in legal))
+                )  # fmt: skip
+                if state.x >> move & 1:
+                    parts.append(cross(x, y, _CELL, PLAYER_COLOURS[0], 3))
+                elif state.o >> move & 1:
+                    parts.append(nought(x, y, _CELL, PLAYER_COLOURS[1], 3))
+            if won is not None:
+                # faint and thin: the small board's own marks stay readable under it
+                shape = cross if won == 0 else nought
+                parts.append(
+                    el("g", shape(bx, by, _SMALL, PLAYER_COLOURS[won], 6), opacity=0.3,
+                       pointer_events="none", class_="won")
+                )  # fmt: skip
+        for k in range(big_boards):
+            x = _MARGIN + k * (_BIG + _BIG_GAP)
+            if big_boards > 1:
+                parts.append(text(x, _MARGIN + 8, f"big board {k}", 13, fill=INK))
+            for won in (state.won_x, state.won_o):
+                line = line_of(won >> 9 * k & FULL)
+                if line is None:
+                    continue
+                centres = [
+                    (x + (p % 3) * (_SMALL + _GAP) + _SMALL / 2,
+                     _MARGIN + 18 + (p // 3) * (_SMALL + _GAP) + _SMALL / 2)
+                    for p in line
+                ]  # fmt: skip
+                names = " ".join(self.layout.board_name(9 * k + p) for p in line)
+                parts.append(winning_line(centres, 12, names))
+        width = 2 * _MARGIN + big_boards * _BIG + (big_boards - 1) * _BIG_GAP
+        height = 2 * _MARGIN + 18 + _BIG
+        return document(width, height, "".join(parts), title, self.spec.name)
+
+
+# the drawing's measures
+_CELL = 26
+_GAP = 10
+"""Space between small boards of one big board."""
+_MARGIN = 12
+_BIG_GAP = 36
+"""Space between Xtreme's two big boards."""
+_SMALL = 3 * _CELL
+_BIG = 3 * _SMALL + 2 * _GAP
+
+
+@memo(size=4, why="one index table per number of big boards (1 or 2)")
+def _grid_index(boards: int) -> np.ndarray:
+    """For each square of ``boards`` 3×3 grids of 3×3 boards, side by side (9 rows, 9 columns
+    a grid), the cell ``board * 9 + cell`` it shows."""
+    import numpy as np
+
+    index = np.zeros((9, 9 * boards), dtype=np.intp)
+    for b in range(9 * boards):
+        k, pos = divmod(b, 9)
+        for c in range(9):
+            index[3 * (pos // 3) + c // 3, 9 * k + 3 * (pos % 3) + c % 3] = b * 9 + c
+    index.flags.writeable = False
+    return index

@@ -18,14 +18,29 @@ column ``c``: a move is one addition.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
 
 from purestate.core import keys
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import memo
+from purestate.core.picture import (
+    HIGHLIGHT,
+    INK,
+    PLAYER_COLOURS,
+    document,
+    el,
+    move_data,
+    text,
+    winning_line,
+)
+from purestate.core.planes import bits
 from purestate.core.symmetry import PermutationGroup
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MARKS = ("X", "O")
 MIN_SIZE, MAX_SIZE = 4, 9  # columns and rows; 9 keeps the 1-based columns single digits
@@ -327,6 +342,9 @@ class ConnectFour:
         connect: Stones in a row that win (3 up to the larger of columns and rows; 4 by default).
     """
 
+    seat_marks: ClassVar[tuple[str, str]] = ("X, blue", "O, red")
+    """What each seat plays with (``MarkedSeats``): the terminal's mark, the drawing's colour."""
+
     columns: int = 7
     rows: int = 6
     connect: int = 4
@@ -357,7 +375,16 @@ class ConnectFour:
         # every position is a colouring of column prefixes: at most 3^cells, and
         # sum over heights of 2^stones = (2^(rows+1) - 1)^columns
         bound = (2 ** (self.rows + 1) - 1) ** self.columns
-        object.__setattr__(self, "_spec", GameSpec("connect_four", 2, b.cells, positions=bound))
+        spec = GameSpec(
+            "connect_four",
+            2,
+            b.cells,
+            positions=bound,
+            # a smaller board with a shorter line: the rules' sizes are options
+            variants=("connect_four", "connect_four:columns=5,rows=4,connect=3"),
+            solver="purestate.solve.connect_four:solve",
+        )
+        object.__setattr__(self, "_spec", spec)
 
     # -- facts ------------------------------------------------------------------------------
 
@@ -655,6 +682,84 @@ class ConnectFour:
     def format_move(self, move: int) -> str:
         """The column's 1-based number."""
         return str(move + 1)
+
+    # -- planes and picture (optional hooks: core/game.py) --------------------------------------
+
+    plane_lines = ("the observer's stones", "the other player's stones", "the empty cells")
+
+    @property
+    def plane_shape(self) -> tuple[int, ...]:
+        """A row and a column per cell, rows from the bottom; three planes."""
+        return (self.rows, self.columns, 3)
+
+    def planes(self, state: State, player: int) -> np.ndarray:
+        """OpenSpiel's three planes (the observer's stones, the other's, the empty cells), rows
+        from the bottom as OpenSpiel counts them."""
+        b = self.board
+        mine, theirs = (state.x, state.o) if player == 0 else (state.o, state.x)
+        n = b.columns * b.stride
+        cells = bits(mine | theirs << n | (b.full & ~(state.x | state.o)) << 2 * n, 3 * n)
+        # the bitboard's spare bit per column is dropped
+        by_column = cells.reshape(3, b.columns, b.stride)[:, :, : b.rows]
+        return by_column.transpose(2, 1, 0).copy(order="C")
+
+    def draw(self, state: State, title: str, last: Any, history: Sequence[Any] = ()) -> str:
+        """The upright frame, stones in the players' colours: each column (the whole strip)
+        carries ``data-move`` while it is not full."""
+        b = self.board
+        legal = set(self.legal(state))
+        width, height = b.columns * _CELL, b.rows * _CELL
+        parts = [el("rect", x=_MARGIN, y=_MARGIN, width=width, height=height, fill=_FRAME, rx=8)]
+        mask = state.x | state.o
+        for c in range(b.columns):
+            x = _MARGIN + c * _CELL
+            top = b.height(mask, c) - 1  # the column's highest stone: the last move's if last
+            for r in range(b.rows):
+                y = _MARGIN + (b.rows - 1 - r) * _CELL
+                mark = self.cell(state, c, r)
+                fill = "#fff" if mark == "." else PLAYER_COLOURS[MARKS.index(mark)]
+                ring = HIGHLIGHT if c == last and r == top else _FRAME
+                parts.append(
+                    el("circle", cx=x + _CELL / 2, cy=y + _CELL / 2, r=_CELL * 0.4, fill=fill,
+                       stroke=ring, stroke_width=4)
+                )  # fmt: skip
+            parts.append(text(x + _CELL / 2, _MARGIN + height + 16, self.format_move(c), 14,
+                              text_anchor="middle", fill=INK))  # fmt: skip
+            # the clickable strip over the column, drawn last so it takes the clicks
+            parts.append(
+                el("rect", x=x, y=_MARGIN, width=_CELL, height=height, fill="transparent",
+                   class_="cell", **move_data(self.format_move(c), c in legal))
+            )  # fmt: skip
+        line = self._winning_cells(state)
+        if line:
+            centres = [(_MARGIN + (c + 0.5) * _CELL, _MARGIN + (b.rows - r - 0.5) * _CELL)
+                       for c, r in line]  # fmt: skip
+            names = " ".join(f"{self.format_move(c)}:{r + 1}" for c, r in line)
+            parts.append(winning_line(centres, 12, names))
+        return document(2 * _MARGIN + width, 2 * _MARGIN + height + _LABELS, "".join(parts),
+                        title, self.spec.name)  # fmt: skip
+
+    def _winning_cells(self, state: State) -> list[tuple[int, int]]:
+        """The winner's ``connect`` stones in a row as (column, row) from one end to the other,
+        or [] while nobody has won (for the drawing: a scan of the cells, not the bitboard)."""
+        if state.winner < 0:
+            return []
+        mark, n = MARKS[state.winner], self.connect
+        for c in range(self.columns):
+            for r in range(self.rows):
+                for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    cells = [(c + i * dc, r + i * dr) for i in range(n)]
+                    if all(0 <= x < self.columns and 0 <= y < self.rows
+                           and self.cell(state, x, y) == mark for x, y in cells):  # fmt: skip
+                        return cells
+        return []
+
+
+# the drawing's measures
+_CELL = 56
+_MARGIN = 12
+_LABELS = 20  # the column numbers under the frame
+_FRAME = "#c9d1d9"  # a grey frame: both players' colours stand out on it
 
 
 @memo(size=None, why="one group per number of columns: at most 6")

@@ -21,13 +21,19 @@ game driven from Python.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
+from purestate.core import history
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo, memo
+from purestate.core.picture import INK, PLAYER_COLOURS, PLAYER_TINTS, document, el, move_data, text
 from purestate.core.symmetry import PermutationGroup, permute_bits
+
+if TYPE_CHECKING:
+    import numpy as np
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
@@ -92,6 +98,12 @@ def _made(lines: int, own0: int, own1: int, to_move: int) -> State:
 
 
 _EMPTY = State(0, 0, 0, 0)
+_NUMBER_PREFIXES = (
+    ("id:", 0),
+    ("notebook:", 1),
+    *((f"{old}:", 1) for old, new in history.NUMBERING_ALIASES.items() if new == "notebook"),
+)
+"""What a typed line may start with to say its numbering, and the offset to the move id."""
 
 
 class Board:
@@ -278,11 +290,6 @@ def _parse_lines(text: str, n: int) -> int | None:
     return sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
-def _numbering(name: str) -> Any:
-    """A ``numbering`` option by its name today (``seed`` is the notebook's older name)."""
-    return "notebook" if name == "seed" else name
-
-
 @frozen
 class DotsAndBoxes:
     """Dots and boxes on a rows × cols board of boxes.
@@ -297,11 +304,14 @@ class DotsAndBoxes:
             so games that differ only in it are equal.
     """
 
+    seat_marks: ClassVar[tuple[str, str]] = ("A, blue", "B, red")
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
+
     rows: int = 2
     cols: int = 2
     margin: bool = True
     numbering: Literal["id", "notebook", "seed"] = field(
-        default="id", eq=False, converter=_numbering
+        default="id", eq=False, converter=history.numbering
     )
     _board: Board = field(init=False, eq=False, repr=False)
     # the board's hot tables, copied onto the game so the rules reach them in one look-up
@@ -351,6 +361,15 @@ class DotsAndBoxes:
             outcomes=None if self.margin else (-1.0, 0.0, 1.0),
             positions=2 ** (n + 1 - 2 * m) * 5**m,  # lines - 2·boxes = rows + cols > 0
             default_opponent="perfect" if n <= QUICK_SOLVE_LINES else "mcts:simulations=5000",
+            examples=("dots_and_boxes:rows=2,cols=2", "dots_and_boxes:rows=3,cols=3"),
+            # the smallest board, the default, a non-square one, the win/loss reward
+            variants=(
+                "dots_and_boxes:rows=1,cols=1",
+                "dots_and_boxes:rows=2,cols=2",
+                "dots_and_boxes:rows=2,cols=3",
+                "dots_and_boxes:rows=3,cols=3,margin=false",
+            ),
+            solver="purestate.solve.dots_and_boxes:solve",
         )
 
     @property
@@ -621,7 +640,7 @@ class DotsAndBoxes:
         t = text.strip().lower()
         b = self._board
         move: int | None = None
-        for prefix, offset in (("id:", 0), ("notebook:", 1), ("seed:", 1)):
+        for prefix, offset in _NUMBER_PREFIXES:
             if t.startswith(prefix):
                 num = t[len(prefix) :].strip()
                 if not num.isdigit():
@@ -657,3 +676,96 @@ class DotsAndBoxes:
     def format_move(self, move: int) -> str:
         """The line's number as the board shows it."""
         return str(self.line_number(move))
+
+    # -- planes and picture (optional hooks: core/game.py) --------------------------------------
+
+    plane_lines = (
+        "the horizontal line right of each dot",
+        "the vertical line below each dot",
+        "the boxes the observer owns (at their top left dot)",
+        "the boxes the other player owns",
+    )
+
+    @property
+    def plane_shape(self) -> tuple[int, ...]:
+        """A row and a column per dot, four planes."""
+        return (self.rows + 1, self.cols + 1, 4)
+
+    def planes(self, state: State, player: int) -> np.ndarray:
+        """The dots' grid: each dot's line to the right and below, the boxes each player owns."""
+        import numpy as np
+
+        rows, cols = self.rows, self.cols
+        num_h = (rows + 1) * cols
+        out = np.zeros((rows + 1, cols + 1, 4), dtype=np.int8)
+        for r in range(rows + 1):
+            for c in range(cols):
+                out[r, c, 0] = (state.lines >> (r * cols + c)) & 1
+        for r in range(rows):
+            for c in range(cols + 1):
+                out[r, c, 1] = (state.lines >> (num_h + r * (cols + 1) + c)) & 1
+        mine, theirs = (state.own0, state.own1) if player == 0 else (state.own1, state.own0)
+        for b in range(rows * cols):
+            out[b // cols, b % cols, 2] = (mine >> b) & 1
+            out[b // cols, b % cols, 3] = (theirs >> b) & 1
+        return out
+
+    def draw(self, state: State, title: str, last: Any, history: Sequence[Any] = ()) -> str:
+        """Dots, drawn and undrawn lines and boxes shaded by their owner: every undrawn line
+        carries ``data-move``; the score is written below."""
+        b = self.board
+        parts = []
+        for box in range(b.num_boxes):
+            r, c = divmod(box, b.cols)
+            owner = 0 if state.own0 >> box & 1 else 1 if state.own1 >> box & 1 else None
+            if owner is None:
+                continue
+            x, y = _MARGIN + _GAP * c, _MARGIN + _GAP * r
+            parts.append(el("rect", x=x, y=y, width=_GAP, height=_GAP, fill=PLAYER_TINTS[owner]))
+            parts.append(
+                text(x + _GAP / 2, y + _GAP / 2 + 8, OWNER_MARKS[owner], 24,
+                     text_anchor="middle", fill=PLAYER_COLOURS[owner], font_weight="bold")
+            )  # fmt: skip
+        for line in range(b.num_lines):
+            kind, r, c = b.coordinates(line)
+            x1, y1 = _MARGIN + _GAP * c, _MARGIN + _GAP * r
+            x2, y2 = (x1 + _GAP, y1) if kind == "h" else (x1, y1 + _GAP)
+            ends: dict[str, object] = {"x1": x1, "y1": y1, "x2": x2, "y2": y2}
+            drawn = bool(state.lines >> line & 1)
+            if drawn:
+                colour = "#e08a00" if line == last else INK
+                parts.append(
+                    el("line", **ends, stroke=colour, stroke_width=6, stroke_linecap="round")
+                )
+            else:
+                parts.append(
+                    el("line", **ends, stroke="#bbb", stroke_width=2, stroke_dasharray="4 5")
+                )
+            # a transparent strip over the line takes the click: wider than the line, easy to hit
+            w, h = (_GAP - 12, _HIT) if kind == "h" else (_HIT, _GAP - 12)
+            cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+            parts.append(
+                el("rect", x=cx - w / 2, y=cy - h / 2, width=w, height=h, fill="transparent",
+                   class_="edge", **move_data(self.format_move(line), not drawn))
+            )  # fmt: skip
+        for r in range(b.rows + 1):
+            for c in range(b.cols + 1):
+                parts.append(
+                    el("circle", cx=_MARGIN + _GAP * c, cy=_MARGIN + _GAP * r, r=5, fill=INK)
+                )
+        width = 2 * _MARGIN + _GAP * b.cols
+        height = 2 * _MARGIN + _GAP * b.rows
+        a, bb = state.own0.bit_count(), state.own1.bit_count()
+        score = f"A {a} – {bb} B"
+        if not self.is_over(state):
+            score += f" · {OWNER_MARKS[state.to_move]} to move"
+        parts.append(text(_MARGIN, height + 4, score, 14, fill=INK))
+        return document(max(width, 180), height + 14, "".join(parts), title, self.spec.name)
+
+
+# the drawing's measures
+_GAP = 64
+"""The distance between neighbouring dots."""
+_MARGIN = 20
+_HIT = 16
+"""The width of an undrawn line's clickable strip: wider than the line, easy to hit."""

@@ -18,6 +18,12 @@ _LINES = (
     (0, 4, 8), (2, 4, 6),             # diagonals
 )  # fmt: skip
 
+
+def line_of(bits: int) -> tuple[int, int, int] | None:
+    """The first line (cells in order, end to end) all of whose cells are set in ``bits``."""
+    return next((line for line in _LINES if all(bits >> c & 1 for c in line)), None)
+
+
 FULL = 0x1FF
 """All nine cells of a small board."""
 

@@ -7,13 +7,30 @@ first visit a step, the legal moves, the result and the canonical form are dict 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo
+from purestate.core.picture import (
+    HIGHLIGHT,
+    INK,
+    PLAYER_COLOURS,
+    cross,
+    document,
+    el,
+    move_data,
+    nought,
+    winning_line,
+)
+from purestate.core.planes import bits
 from purestate.core.symmetry import grid_group
+from purestate.games.small_board import line_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _LINES = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
@@ -140,6 +157,9 @@ _SPEC = GameSpec("tictactoe", 2, 9, positions=5478, default_opponent="perfect")
 @frozen
 class TicTacToe:
     """Tic-tac-toe on a 3×3 board; X (player 0) moves first."""
+
+    seat_marks: ClassVar[tuple[str, str]] = MARKS
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
 
     @property
     def spec(self) -> GameSpec:
@@ -298,6 +318,52 @@ class TicTacToe:
     def format_move(self, move: int) -> str:
         """The square number."""
         return str(move)
+
+    # -- planes and picture (optional hooks: core/game.py) --------------------------------------
+
+    plane_shape = (3, 3, 2)
+    plane_lines = ("the observer's marks", "the other player's marks")
+
+    def planes(self, state: State, player: int) -> np.ndarray:
+        """The board as rows × columns × (the observer's marks, the other's)."""
+        mine, theirs = (state.x, state.o) if player == 0 else (state.o, state.x)
+        # both marks in one number, then plane-major to plane-last
+        planes = bits(mine | theirs << 9, 18).reshape(2, 3, 3).transpose(1, 2, 0)
+        return planes.copy(order="C")
+
+    def draw(self, state: State, title: str, last: Any, history: Sequence[Any] = ()) -> str:
+        """The 3×3 grid with X and O shapes: free squares a person may click carry
+        ``data-move``."""
+        legal = set(self.legal(state))
+        parts = []
+        for i in range(9):
+            x, y = _MARGIN + _CELL * (i % 3), _MARGIN + _CELL * (i // 3)
+            fill = HIGHLIGHT if i == last else "#fff"
+            parts.append(
+                el("rect", x=x, y=y, width=_CELL, height=_CELL, fill=fill, class_="cell",
+                   **move_data(self.format_move(i), i in legal))
+            )  # fmt: skip
+            if state.x >> i & 1:
+                parts.append(cross(x, y, _CELL, PLAYER_COLOURS[0], 8))
+            elif state.o >> i & 1:
+                parts.append(nought(x, y, _CELL, PLAYER_COLOURS[1], 8))
+        line = line_of(state.x) or line_of(state.o)
+        if line is not None:
+            centres = [
+                (_MARGIN + _CELL * (c % 3 + 0.5), _MARGIN + _CELL * (c // 3 + 0.5)) for c in line
+            ]
+            parts.append(winning_line(centres, 14, " ".join(self.format_move(c) for c in line)))
+        for k in (1, 2):
+            a, end = _MARGIN + _CELL * k, _MARGIN + 3 * _CELL
+            parts.append(el("path", d=f"M{a},{_MARGIN}V{end}M{_MARGIN},{a}H{end}", stroke=INK,
+                            stroke_width=3))  # fmt: skip
+        side = 2 * _MARGIN + 3 * _CELL
+        return document(side, side, "".join(parts), title, self.spec.name)
+
+
+_CELL = 80
+"""A square's side in the drawing."""
+_MARGIN = 12
 
 
 _EMPTY = State(0, 0, 0)

@@ -488,6 +488,12 @@ _SPECS = {
         outcomes=None if reward == "points" else (-1.0, 0.0, 1.0),
         positions=3**162 * 20 * 2 * 2,
         default_opponent="mcts:simulations=5000",  # about 0.5 s a move (docs/cli.md)
+        # each reward: points (the default), the win/loss of the rules, the tie-break
+        variants=(
+            "xtreme_tictactoe",
+            "xtreme_tictactoe:reward=draw",
+            "xtreme_tictactoe:reward=tiebreak",
+        ),
     )
     for reward in ("draw", "tiebreak", "points")
 }

@@ -47,10 +47,13 @@ from typing import Any
 
 from attrs import frozen
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
 from purestate.core.memo import memo
 from purestate.games.big_board import BigBoardGame
 from purestate.games.small_board import FULL, LINES_THROUGH, WINS, cached_line_counts, line_counts
+
+for_big_boards = made_for("ultimate_tictactoe", "xtreme_tictactoe")
+"""Declares a function made for boards of small boards, as every function here is."""
 
 SMALL_WIN = 10
 SMALL_LINE = 1
@@ -120,6 +123,7 @@ def position_points(game: Game[Any, Any], state: Any) -> tuple[int, int]:
     return hx, ho
 
 
+@for_big_boards
 def evaluate(game: Game[Any, Any], state: Any) -> float:
     """Player 0's value of ``state``, strictly inside (-1, 1).
 
@@ -147,6 +151,7 @@ def move_score(game: Game[Any, Any], state: Any, move: int) -> float:
     return _row(state, move // 9, _README)[move % 9]
 
 
+@for_big_boards
 def move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
     """``move_score`` of every move in ``game.legal(state)``, in the same order.
 
@@ -160,6 +165,7 @@ def move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
     return _scores(state, game.legal(state), _README)
 
 
+@for_big_boards
 def code_move_scores(game: Game[Any, Any], state: Any) -> tuple[float, ...]:
     """The seed code's move scores (``bot.py``'s numbers), aligned with ``game.legal(state)``.
 

@@ -23,14 +23,10 @@ from purestate.agents.timing import Clock, deadline, never
 from purestate.core.agent import Decision, FixedPolicy
 from purestate.core.game import Game
 from purestate.core.keys import Key, bits
+from purestate.core.match import hides_moves
 from purestate.core.spec import SpecError, format_spec
-from purestate.interop.openspiel import (
-    as_pyspiel,
-    format_name,
-    hides_moves,
-    pyspiel_module,
-    to_pyspiel,
-)
+from purestate.interop.openspiel import format_name, pyspiel_module
+from purestate.interop.to_openspiel import as_pyspiel, to_pyspiel
 
 
 def _random_state(key: Key) -> np.random.RandomState:

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 
 from purestate.core.game import Game, IllegalMove, NotAGame, not_a_game
-from purestate.core.hooks import observation_of
+from purestate.core.hooks import PlanesFn, observation_of, planes_of
+from purestate.core.match import hides_moves
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError
 from purestate.interop.openspiel import num_move_ids
-from purestate.interop.planes import planes_of
 
 INSTALL = "pip install 'purestate[pettingzoo]'"
 AGENTS = ("player_0", "player_1")
@@ -93,6 +93,20 @@ def _checked(render_mode: str | None) -> None:
         raise SpecError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
 
 
+def _planes(game: Game[Any, Any]) -> PlanesFn:
+    """The game's observation planes (``Planes``), looked at once so that a failure is one line
+    here.
+
+    Raises:
+        SpecError: for a game without planes.
+    """
+    planes = planes_of(game)
+    if planes is None:
+        raise SpecError(f"no observation planes for {game.spec.name}")
+    planes(game.initial(), 0)
+    return planes
+
+
 class _Spaces:
     """What both environments set up alike: the game, its spaces, the start position."""
 
@@ -100,7 +114,7 @@ class _Spaces:
         self.game = game
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        obs, act = _spaces(game, planes(game, game.initial(), 0), num_move_ids(game))
+        obs, act = _spaces(game, planes(game.initial(), 0), num_move_ids(game))
         self.observation_spaces = dict.fromkeys(AGENTS, obs)
         self.action_spaces = dict.fromkeys(AGENTS, act)
         self.state_value = game.initial()
@@ -138,7 +152,7 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
     """
     aec = _import("pettingzoo").AECEnv
     game = _game(spec, "env()")
-    planes = planes_of(game)
+    planes = _planes(game)
     n = num_move_ids(game)
     _checked(render_mode)
     observe_as = observation_of(game)
@@ -174,7 +188,7 @@ def env(spec: str | Game[Any, Any], render_mode: str | None = None) -> Any:
             mask = np.zeros(n, dtype=np.int8)
             if not game.is_over(s) and game.to_move(s) == p:
                 mask[list(game.legal(s))] = 1
-            return {"observation": planes(game, seen, p), "action_mask": mask}
+            return {"observation": planes(seen, p), "action_mask": mask}
 
         def step(self, action: Any) -> None:
             agent = self.agent_selection
@@ -209,13 +223,11 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
         SpecError: without PettingZoo, or for a game whose moves are not simultaneous.
         NotAGame: (a TypeError) when ``spec`` is neither a spec string nor a game.
     """
-    from purestate.interop.openspiel import hides_moves
-
     parallel = _import("pettingzoo").ParallelEnv
     game = _game(spec, "parallel_env()")
     if not hides_moves(game):
         raise SpecError(f"{game.spec.name}: the players take turns; use env() for it")
-    planes = planes_of(game)
+    planes = _planes(game)
     n = num_move_ids(game)
     _checked(render_mode)
 
@@ -236,7 +248,7 @@ def parallel_env(spec: str | Game[Any, Any], render_mode: str | None = None) -> 
             mask = np.zeros(n, dtype=np.int8)
             if not game.is_over(s):
                 mask[list(game.legal(s))] = 1
-            return {a: {"observation": planes(game, s, p), "action_mask": mask.copy()}
+            return {a: {"observation": planes(s, p), "action_mask": mask.copy()}
                     for p, a in enumerate(AGENTS)}  # fmt: skip
 
         def reset(

@@ -512,18 +512,17 @@ def read_manifest(path: Path) -> dict[str, Any] | None:
 
 def check_manifest(
     path: Path,
+    have: Mapping[str, Any],
     want: Mapping[str, Any],
     fields: Collection[str],
     canonical: Mapping[str, Callable[[Any], Any]] | None = None,
 ) -> None:
-    """Refuse to continue a run whose manifest differs from ``want`` in any of ``fields``.
+    """Refuse to continue the run whose manifest, read from ``path``, is ``have`` if it differs
+    from ``want`` in any of ``fields``.
 
     ``canonical`` maps a field to how a saved value is written today (an agent's old name or
     alias to its spec), so that a run saved under an old name still resumes.
     """
-    have = read_manifest(path)
-    if have is None:
-        return
     for field in fields:
         now = (canonical or {}).get(field, lambda v: v)(have.get(field))
         if now != want.get(field):

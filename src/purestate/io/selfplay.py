@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from purestate.core.history import RUN_FORMAT, RUN_FORMATS, version_of
+from purestate.core.learning import cumulative_incentive
 from purestate.core.record import Record, RecordError, replay_record
 from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError, format_spec
@@ -47,14 +49,6 @@ def table_files(run: Selfplay) -> tuple[str, ...]:
     return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
 
 
-RUN_FORMAT = "purestate.run/2"
-"""The manifest's format. ``/2`` runs were written after ``mcts``'s defaults changed (issue 15);
-in a ``/1`` run an ``mcts`` spec means what it meant then (``core.registry.classic_spec``)."""
-
-CLASSIC_RUN_FORMAT = "purestate.run/1"
-"""The manifest's format before ``mcts``'s defaults changed."""
-
-
 def check_run_format(path: Path, saved: dict[str, Any]) -> None:
     """Refuse a manifest of a format this version does not know (a newer one's, or a forgery):
     its fields might mean something else, so they are not guessed at.
@@ -62,16 +56,16 @@ def check_run_format(path: Path, saved: dict[str, Any]) -> None:
     Raises:
         RunFolderError: one line naming the file and the formats it may have.
     """
-    have = saved.get("format")
-    if have not in (CLASSIC_RUN_FORMAT, RUN_FORMAT):
+    if version_of(saved, "run") is None:
         raise RunFolderError(
-            f"{path}: format {have!r} is not a selfplay run's ({CLASSIC_RUN_FORMAT} or "
-            f"{RUN_FORMAT}); a newer purestate may have written it"
+            f"{path}: format {saved.get('format')!r} is not a selfplay run's "
+            f"({' or '.join(RUN_FORMATS)}); a newer purestate may have written it"
         )
 
 
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
-    """The run's ``run.json`` without its game count: what a resumed run must match."""
+    """The run's ``run.json`` without its game count: what a resumed run must match. Its format,
+    ``RUN_FORMAT`` (``core.history``: what an older one meant, and how it is read today)."""
     learner, opp = run.agents()
     return {"format": RUN_FORMAT, "command": "selfplay",
             "game": format_spec(game.spec.name, game),
@@ -173,6 +167,29 @@ def write_summary(
             b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
     return summary
+
+
+def write_curve(
+    out_dir: Path, run: Selfplay, summary: dict[str, Any], outcomes: Sequence[int]
+) -> None:
+    """Write ``learning_curve.png`` for the whole run in ``out_dir`` from its ``summary``
+    (``write_summary``'s) and its outcomes (the learner's, one per game)."""
+    learner, opp = run.agents()
+    name = run.opponent.partition(":")[0]
+    opponent = plots.full_spec(name, opp) if run.opponent != SELF else SELF
+    plots.learning_curve(
+        out_dir / "learning_curve.png",
+        summary,
+        cumulative_incentive(outcomes),
+        plots.curve_title(
+            plots.full_spec(run.agent.partition(":")[0], learner),
+            summary["seat"],
+            opponent,
+            summary["game_spec"],
+            run.seed,
+        ),
+        beads=run.agent.partition(":")[0] == "menace",
+    )
 
 
 def _solvable(g: Any) -> bool:

@@ -11,6 +11,7 @@ is ignored and recomputed, never trusted.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import os
 from pathlib import Path
@@ -20,7 +21,8 @@ import numpy as np
 
 from purestate.core.game import Game
 from purestate.core.hooks import cache_name_of, to_array_of
-from purestate.io.files import open_atomic
+from purestate.core.spec import format_spec
+from purestate.io.files import FileFormatError, open_atomic, read_json, write_json
 from purestate.solve import Solution, memoised, remember, require_solvable, solve, solver_for
 
 
@@ -79,3 +81,37 @@ def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
         with contextlib.suppress(OSError):
             _save(path, to_array())
     return sol
+
+
+def _beyond_path(game: Game[Any, Any], folder: Path | None) -> Path:
+    spec = format_spec(game.spec.name, game)
+    digest = hashlib.sha256(spec.encode()).hexdigest()[:20]
+    return (folder if folder is not None else cache_dir()) / f"counts-beyond-{digest}.json"
+
+
+def known_beyond(game: Game[Any, Any], limit: int, folder: Path | None = None) -> bool:
+    """Whether an earlier count found more than ``limit`` positions in ``game`` (cached).
+
+    Walking a game until a count gives up takes seconds (3×3 dots and boxes: about 8 s to pass
+    200,000 positions), so the shell remembers the largest limit each game passed, by its spec.
+    A missing, damaged or foreign file only means counting again.
+    """
+    path = _beyond_path(game, folder)
+    try:
+        data = read_json(path, follow=False)
+    except FileFormatError:
+        return False
+    if not isinstance(data, dict) or data.get("game") != format_spec(game.spec.name, game):
+        return False
+    passed = data.get("more_than")
+    return type(passed) is int and passed >= limit
+
+
+def remember_beyond(game: Game[Any, Any], limit: int, folder: Path | None = None) -> None:
+    """Note that ``game`` has more than ``limit`` positions (see ``known_beyond``)."""
+    if known_beyond(game, limit, folder):
+        return
+    data = {"game": format_spec(game.spec.name, game), "more_than": limit}
+    # a read-only cache folder only costs the next run the walk again
+    with contextlib.suppress(OSError):
+        write_json(_beyond_path(game, folder), data)

@@ -1,10 +1,12 @@
 """Learned tables as versioned JSON files (shell side).
 
 A table file is one JSON object: ``format`` (the agent's format and version, e.g.
-``purestate.menace/1``), ``game`` (the game's spec name), ``agent`` (the spec string that made
-it), ``seat``, ``games`` (how many training games it has seen), and the agent's own data at the
-top level (MENACE: ``boxes``). A file of the wrong format, game or version is refused with one line
-naming the file and what is wrong; nothing is ever written over it by a failed load.
+``purestate.menace/1``), ``game`` (the game's spec name), ``game_spec`` (the game with its
+options, ``dots_and_boxes:rows=3,cols=3``; files written before it was kept lack it), ``agent``
+(the spec string that made it), ``seat``, ``games`` (how many training games it has seen), and
+the agent's own data at the top level (MENACE: ``boxes``). A file of the wrong format, game or
+version is refused with one line naming the file and what is wrong; nothing is ever written over
+it by a failed load.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from attrs import frozen
 from purestate.core.agent import Agent, Persistent
 from purestate.core.game import Game
 from purestate.core.hooks import supports_seat
+from purestate.core.record import game_spec
 from purestate.core.registry import agent as registry_agent
 from purestate.core.spec import SpecError
 from purestate.io.files import MAX_TABLE_BYTES, FileFormatError, read_json, write_json
 
-_RESERVED = ("format", "game", "agent", "seat", "games")
+_RESERVED = ("format", "game", "game_spec", "agent", "seat", "games")
 
 
 @frozen
@@ -34,6 +37,14 @@ class TableFile:
     agent: str
     seat: int
     games: int
+
+
+def _named(game: Game[Any, Any]) -> str | None:
+    """The game's spec string, or None for a game no spec names (Tron on a user's map file)."""
+    try:
+        return game_spec(game)
+    except SpecError:
+        return None
 
 
 def persistent(agent: Agent) -> Persistent:
@@ -52,9 +63,11 @@ def table_json(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games:
     # A persistent map iterates in an order that depends on how it was built; sorted keys make
     # the file a function of the table's value, so a resumed run writes the same bytes.
     body = json.loads(json.dumps(body, sort_keys=True))
+    named = _named(game)
     return {
         "format": p.table_format,
         "game": game.spec.name,
+        **({} if named is None else {"game_spec": named}),
         "agent": agent.spec,
         "seat": seat,
         "games": games,
@@ -110,6 +123,20 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
     if not supports_seat(p, table, seat):
         raise FileFormatError(f"{path}: its 'seat' is {seat} but its table plays the other seat")
     return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
+
+
+def table_game(path: Path) -> str:
+    """The spec of the game a table file was written for: its ``game_spec``, or for a file from
+    before that field its ``game`` (the name: the game with its default options).
+
+    Raises:
+        FileFormatError: one line naming the file when it is not a table file.
+    """
+    data = read_json(path, limit=MAX_TABLE_BYTES)
+    spec = data.get("game_spec", data.get("game")) if isinstance(data, dict) else None
+    if not isinstance(spec, str) or not spec:
+        raise FileFormatError(f"{path}: not a purestate table file (no 'game' field)")
+    return spec
 
 
 def load_table_agent(

@@ -1,8 +1,9 @@
 """Exact solvers: the value of every position under perfect play.
 
-``solve(game)`` returns a ``Solution`` for a game small enough to solve. Games with a faster
-special-purpose solver register it in ``_SOLVERS`` (one line); every other game gets the generic
-memoised minimax of ``purestate.solve.minimax``. Results are memoised per game value: solving is a
+``solve(game)`` returns a ``Solution`` for a game small enough to solve. A game with a faster
+special-purpose solver names it (``GameSpec.solver``, a ``"module:function"`` string, so the game
+imports nothing of this layer); every other game gets the generic memoised minimax of
+``purestate.solve.minimax``. Results are memoised per game value: solving is a
 pure function of the game, so a second call in the same process is free. The shell may seed the
 memo with a solution it loaded from a disk cache (``remember``).
 
@@ -75,11 +76,6 @@ class ArraySolution(Protocol):
         ...
 
 
-# game name -> "module:function(game) -> Solution"
-_SOLVERS: dict[str, str] = {
-    "dots_and_boxes": "purestate.solve.dots_and_boxes:solve",
-    "connect_four": "purestate.solve.connect_four:solve",
-}
 # Keyed by game value; filled here and by the shell from its disk cache (``remember``), so a table
 # rather than a decorator. A solution can hold millions of positions: keep a few games only.
 _MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
@@ -88,8 +84,8 @@ _MEMO: LruTable[Game[Any, Any], Solution] = LruTable(
 
 
 def solver_for(game: Game[Any, Any]) -> str:
-    """The ``module:function`` that solves ``game``."""
-    return _SOLVERS.get(game.spec.name, "purestate.solve.minimax:solve_exhaustive")
+    """The ``module:function`` that solves ``game``: the one it names, else generic minimax."""
+    return game.spec.solver or "purestate.solve.minimax:solve_exhaustive"
 
 
 def require_solvable(
@@ -120,6 +116,18 @@ def require_solvable(
     )
 
 
+def solve_size(game: Game[Any, Any]) -> tuple[int | None, str]:
+    """What solving ``game`` fills, and its unit: the game's own solver's count
+    (``SizedSolver``: dots and boxes' ``"line sets"``), else the game's position bound (``None``
+    when it declares none) in ``"positions"``. Cheap: nothing is solved."""
+    module = importlib.import_module(solver_for(game).partition(":")[0])
+    own_size = solver_size_of(module)
+    if own_size is None:
+        return game.spec.positions, "positions"
+    unit: str = module.SIZE_UNIT
+    return own_size(game), unit
+
+
 def solve(game: Game[Any, Any]) -> Solution:
     """The exact solution of ``game`` (memoised per game).
 
@@ -137,6 +145,12 @@ def solve(game: Game[Any, Any]) -> Solution:
 def remember(game: Game[Any, Any], solution: Solution) -> None:
     """Seed the memo with a solution computed earlier (e.g. loaded from a disk cache)."""
     _MEMO.put(game, solution)
+
+
+def forget(game: Game[Any, Any]) -> None:
+    """Drop ``game``'s solution from the memo, if it holds one (the next ``solve`` computes it
+    again, or the shell reads it again from its disk cache)."""
+    _MEMO.pop(game, None)
 
 
 def memoised(game: Game[Any, Any]) -> Solution | None:

@@ -34,7 +34,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from purestate.core.memo import memo
-from purestate.core.registry import agents, games, make_spec
+from purestate.core.registry import agents, games, make, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
 from purestate.web import pages
@@ -43,7 +43,7 @@ from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
 from purestate.web.guard import Guard, allowed_hosts, browser_of
 from purestate.web.lab import MAX_BATCH, MAX_LAB_GAMES, MAX_SPEED, Lab, lab_store, new_lab
 from purestate.web.owners import Owned
-from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS, Session, new_session
+from purestate.web.play import MAX_GAMES_EACH, MAX_SESSIONS, Session, new_session, solving
 from purestate.web.runs import game_view, inside, list_runs, run_view
 from purestate.web.travel import can_travel, table_after
 
@@ -239,7 +239,8 @@ def create_app(
 
     async def home(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
-        return HTMLResponse(pages.home(list(games()), list(agents()), len(listed)))
+        examples = {g: make(g).spec.examples for g in games()}
+        return HTMLResponse(pages.home(examples, list(agents()), len(listed)))
 
     async def play_page(request: Request) -> Response:
         spec = request.path_params["spec"]
@@ -249,8 +250,16 @@ def create_app(
     async def runs_page(request: Request) -> Response:
         return HTMLResponse(pages.runs_list(await run_in_threadpool(list_runs, root)))
 
+    def page_asked(request: Request) -> int:
+        text = request.query_params.get("page", "0")
+        if not text.isdigit() or len(text) > 9:
+            raise WebError("page must be a whole number from 0")
+        return int(text)
+
     async def run_page(request: Request) -> Response:
-        view = await run_in_threadpool(run_view, root, request.path_params["run"])
+        view = await run_in_threadpool(
+            run_view, root, request.path_params["run"], page_asked(request)
+        )
         travel = await run_in_threadpool(can_travel, root, request.path_params["run"])
         return HTMLResponse(pages.run_page(view, travel))
 
@@ -287,11 +296,29 @@ def create_app(
 
         return JSONResponse(await budget.run(request, act, session))
 
+    async def api_undo(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        session = sessions.get(sid, owner(request))
+        await _json(request)
+
+        def undo(s: Session) -> dict[str, Any]:
+            with s.lock:
+                s.undo()
+                return s.view(sid)
+
+        return JSONResponse(await run_in_threadpool(undo, session))
+
+    async def api_solving(request: Request) -> Response:
+        game = request.query_params.get("game", "tictactoe")
+        opponent = request.query_params.get("opponent", "")
+        return JSONResponse({"note": await run_in_threadpool(solving, game, opponent)})
+
     async def api_runs(request: Request) -> Response:
         return JSONResponse({"runs": await run_in_threadpool(list_runs, root)})
 
     async def api_run(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(run_view, root, request.path_params["run"]))
+        run, page = request.path_params["run"], page_asked(request)
+        return JSONResponse(await run_in_threadpool(run_view, root, run, page))
 
     async def api_game(request: Request) -> Response:
         run, index = request.path_params["run"], request.path_params["index"]
@@ -299,7 +326,8 @@ def create_app(
 
     async def tron_page(request: Request) -> Response:
         listed = await run_in_threadpool(list_runs, root)
-        tron = [r for r in listed if r["kind"] == "tron" and r["games"]]
+        # the Tron page is Tron's own (its shipped maps, its matches): it names its game
+        tron = [r for r in listed if r["game"] == "tron" and r["games"]]
         maps = await run_in_threadpool(map_pictures)
         return HTMLResponse(pages.tron_page(tron, maps))
 
@@ -401,6 +429,8 @@ def create_app(
         Route("/api/play", api_play, methods=["POST"]),
         Route("/api/play/{sid}", api_session),
         Route("/api/play/{sid}/move", api_move, methods=["POST"]),
+        Route("/api/play/{sid}/undo", api_undo, methods=["POST"]),
+        Route("/api/solving", api_solving),
         Route("/api/runs", api_runs),
         Route("/api/runs/{run:path}/games/{index:int}", api_game),
         Route("/api/runs/{run:path}/table/{k:int}", api_table),

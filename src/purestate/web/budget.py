@@ -24,7 +24,8 @@ from starlette.requests import Request
 from purestate.agents.perfect import Perfect
 from purestate.agents.timing import with_clock
 from purestate.core.game import Game
-from purestate.solve import memoised, require_solvable
+from purestate.core.record import game_spec
+from purestate.solve import memoised, require_solvable, solve_size
 from purestate.solve.bounds import TooLarge
 from purestate.web.errors import WebError
 
@@ -57,6 +58,15 @@ the solve layer counts (``solve.require_solvable``); a unit not listed keeps the
 limit (connect four: 20 empty cells, under a second). Solving never looks at the clock, so only
 this bound keeps it within about the move budget; a larger game is refused in one line unless its
 solution is already in the server's memory."""
+SOLVE_ONCE: dict[str, tuple[int, float]] = {
+    # measured: tic-tac-toe's 5,478 positions in 0.1 s; 3x3 dots and boxes (2^24) in 4.4 s
+    "positions": (10**6, 50_000.0),
+    "line sets": (1 << 24, 3.8e6),
+}
+"""A play page may go past ``SOLVE_LIMITS`` up to these sizes (by unit), with the CPU rate used
+to say how long it takes: the page says "solving G once, about N s" while the server solves it
+(once: the solution stays in memory and in the disk cache). The MENACE lab keeps the tighter
+``SOLVE_LIMITS``: its steps must answer within the budget."""
 POLL = 0.25
 """Seconds between two looks at whether the client that asked for a search is still there."""
 
@@ -141,15 +151,33 @@ class Budget:
             cancel.set()
 
 
-def require_quick_solve(agent: Any, game: Game[Any, Any]) -> None:
+def require_quick_solve(agent: Any, game: Game[Any, Any], once: bool = False) -> None:
     """Refuse (``WebError``, one line) a solving bot whose game is larger than ``SOLVE_LIMITS``
-    and not solved yet: its first move would take minutes and gigabytes, past every budget."""
+    (with ``once``, a play page's: ``SOLVE_ONCE``) and not solved yet: its first move would take
+    minutes and gigabytes, past every budget."""
     if not isinstance(agent, Perfect) or memoised(game) is not None:
         return
+    limits = {unit: limit for unit, (limit, _) in SOLVE_ONCE.items()} if once else SOLVE_LIMITS
     try:
-        require_solvable(game, f"{agent.name} in the browser", SOLVE_LIMITS)
+        require_solvable(game, f"{agent.name} in the browser", limits)
     except TooLarge as e:
         raise WebError(str(e)) from None
+
+
+def solving_note(agent: Any, game: Game[Any, Any], solved: Callable[[], bool]) -> str:
+    """What a play page says while a solving bot gets ready: ``"solving G once, about N s"``
+    when ``agent`` solves ``game`` first and that takes over a second (past ``SOLVE_LIMITS``,
+    within ``SOLVE_ONCE``); "" when it answers at once (not a solver, ``solved()`` already: in
+    memory or on the disk, or small). Nothing is solved here."""
+    if not isinstance(agent, Perfect) or solved():
+        return ""
+    size, unit = solve_size(game)
+    if size is None or unit not in SOLVE_ONCE or size <= SOLVE_LIMITS.get(unit, 0):
+        return ""
+    limit, rate = SOLVE_ONCE[unit]
+    if size > limit:
+        return ""  # refused with its reason when the game starts
+    return f"solving {game_spec(game)} once, about {max(1, round(size / rate))} s"
 
 
 def capped(agent: Any) -> Any:

@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from purestate.agents.menace import Menace, MenaceTable
-from purestate.core.episode import Episode, replay
-from purestate.core.keys import fold_in, key
+from purestate.core.episode import Episode
+from purestate.core.hooks import seat_name
+from purestate.core.keys import key
 from purestate.core.learning import blocks, cumulative_incentive, learn_step, tally, train
 from purestate.core.registry import agent
 from purestate.core.spec import SpecError
@@ -38,7 +39,13 @@ from purestate.experiments.selfplay import SELF, GameLog, Selfplay, refused
 from purestate.io.files import FileFormatError, write_json
 from purestate.io.records import append_records
 from purestate.io.runs import run_folder
-from purestate.io.selfplay import RUN_FILES, manifest, save_checkpoint, write_summary
+from purestate.io.selfplay import (
+    RUN_FILES,
+    manifest,
+    save_checkpoint,
+    write_curve,
+    write_summary,
+)
 from purestate.web.budget import LAB_SHARE, Budget, require_quick_solve
 from purestate.web.charts import curve_svg
 from purestate.web.errors import WebError
@@ -214,8 +221,9 @@ class Lab:
     def _next_person_game(self) -> None:
         """Set up game ``played`` against the person: MENACE moves with that game's key."""
         bot = self.run.seats()[self.seat]
-        session = Session(self.game, self.run.game, bot, self.table, 1 - self.seat, self.run.seed)
-        session.key = fold_in(key(self.run.seed), self.played)  # the run's key for this game
+        # game ``played`` of the run: its key is the run's for that game
+        session = Session(self.game, self.run.game, bot, self.table, 1 - self.seat, self.run.seed,
+                          self.played)  # fmt: skip
         session.bot_moves()
         self.session = session
         if session.over():  # MENACE refused at once: its first box is empty
@@ -224,7 +232,7 @@ class Lab:
     def _end_person_game(self) -> None:
         s = self.session
         assert s is not None
-        ep = replay(self.game, s.moves, s.resigned)
+        ep = s.match.episode()
         tables = learn_step(self.game, self.run.seats(), self.tables, ep,
                             learning=(self.seat == 0, self.seat == 1))  # fmt: skip
         refused = s.resigned == self.seat and self.seat not in ep.movers
@@ -258,10 +266,8 @@ class Lab:
         now, shown = self.session, self.last
         if now is not None and now.moves and not now.over():
             # the game so far as an episode (no result yet: ``drawn`` reads only the moves)
-            states = [self.game.initial()]
-            for m in now.moves:
-                states.append(self.game.step(states[-1], m))
-            shown = Episode(tuple(states), tuple(now.moves), tuple(now.movers), (0.0, 0.0))
+            m = now.match
+            shown = Episode(m.states, m.moves, m.movers, (0.0, 0.0))
         if shown is None:
             return []
         fmt = self.game.format_move
@@ -312,6 +318,7 @@ class Lab:
             "opponent_spec": PERSON if self.person else (
                 SELF if self.run.opponent == SELF else opponent.spec),
             "seat": self.seat,
+            "seat_names": [seat_name(self.game, p) for p in (0, 1)],
             "seed": self.run.seed,
             "boxes": self.boxes(),
             "update": self.update(),
@@ -336,8 +343,8 @@ class Lab:
         """Write the lab as a selfplay run folder ``name`` in the runs folder (a new folder).
 
         The folder is what ``purestate selfplay --out`` writes for the same settings and number
-        of games (without the picture), so ``selfplay --resume`` continues it and ``evaluate
-        --table`` plays its table.
+        of games (the same files, ``learning_curve.png`` too), so ``selfplay --resume``
+        continues it and ``evaluate --table`` plays its table.
 
         Raises:
             WebError: a lab against a person (selfplay could not continue it), no games yet, a
@@ -360,8 +367,9 @@ class Lab:
                     write_json(out / "run.json", {**manifest(run, g), "games": self.played})
                     append_records(out, (x.record(run) for x in self.logs))
                     save_checkpoint(out, run, g, self.tables, self.played, self.refused_at)
-                    write_summary(out, run, g, self.outcomes, self.resigned, self.refused_at,
-                                  SUMMARY_BLOCK)  # fmt: skip
+                    summary = write_summary(out, run, g, self.outcomes, self.resigned,
+                                            self.refused_at, SUMMARY_BLOCK)  # fmt: skip
+                    write_curve(out, run, summary, self.outcomes)
             except FileFormatError as e:
                 raise WebError(str(e).replace(str(root.resolve()), "<runs>")) from None
         return {"saved": name, "games": self.played}

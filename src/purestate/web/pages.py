@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from purestate.web.charts import curve_svg
+from purestate.web.charts import cumulative_svg, learning_svg, optimal_svg, sweep_svg
 
 
 def run_href(name: str) -> str:
@@ -40,20 +40,13 @@ def page(title: str, body: str, script: str = "", data: dict[str, Any] | None = 
     )
 
 
-def home(games: list[str], agents: list[str], runs: int) -> str:
-    """The start page: every game with a link to play it, the agents, the runs."""
-    examples = {
-        "tictactoe": ["tictactoe"],
-        "dots_and_boxes": ["dots_and_boxes:rows=2,cols=2", "dots_and_boxes:rows=3,cols=3"],
-        "ultimate_tictactoe": ["ultimate_tictactoe"],
-        "xtreme_tictactoe": ["xtreme_tictactoe"],
-        "tron": ["tron:map=small_room", "tron:map=empty_room"],
-    }
+def home(games: Mapping[str, Sequence[str]], agents: list[str], runs: int) -> str:
+    """The start page: every game with links to play its examples (``games``: name ->
+    ``GameSpec.examples``), the agents, the runs."""
     items = []
-    for g in games:
+    for g, examples in games.items():
         links = " · ".join(
-            f'<a href="/play/{quote(spec, safe=":=,")}">{escape(spec)}</a>'
-            for spec in examples.get(g, [g])
+            f'<a href="/play/{quote(spec, safe=":=,")}">{escape(spec)}</a>' for spec in examples
         )
         items.append(f"<li><b>{escape(g)}</b>: play {links}</li>")
     body = (
@@ -86,11 +79,14 @@ def play(spec: str, opponents: list[str]) -> str:
         '<option value="1">second</option></select></label>'
         '<label>Seed <input name="seed" type="number" value="0" min="0" size="6"></label>'
         '<button id="new-game">New game</button></form>'
-        '<div class="play"><div id="board" class="board-box" tabindex="0"></div>'
-        '<aside><p id="status" role="status">Loading…</p>'
+        '<div class="play"><div class="board-column"><p id="board-title" class="board-title"></p>'
+        '<div id="board" class="board-box" tabindex="0"></div></div>'
+        '<aside><p id="you-are" class="you-are"></p><p id="status" role="status">Loading…</p>'
         '<p id="message" class="message" role="alert"></p>'
         '<form id="typed" class="inline"><label>Type a move <input name="move" size="10">'
-        "</label> <button>Play</button></form>"
+        "</label> <button>Play</button> "
+        '<button id="undo" type="button" title="take back your last move and the bot\'s answer"'
+        " disabled>↶ Undo</button></form>"
         '<h3>Moves</h3><ol id="moves"></ol></aside></div>'
     )
     return page(f"play {spec}", body, "play.js", {"game": spec})
@@ -102,11 +98,23 @@ def games_shown(run: dict[str, Any]) -> str:
 
 
 def runs_list(runs: list[dict[str, Any]]) -> str:
-    """The runs folder's runs: name, kind, number of games."""
+    """The runs folder's runs: name, kind, number of games; the runs inside another run (a
+    sweep's, one per setting and seed) are counted on its row and listed on its page."""
+    names = [r["name"] for r in runs]
+    inner: dict[str, int] = {}
+    top = []
+    for r in runs:
+        parent = next((n for n in names if r["name"].startswith(n + "/")), None)
+        if parent is None:
+            top.append(r)
+        else:
+            inner[parent] = inner.get(parent, 0) + 1
     rows = "".join(
         f'<tr><td><a href="{run_href(r["name"])}">{escape(r["name"])}</a></td>'
-        f"<td>{escape(r['kind'])}</td><td>{games_shown(r)}</td></tr>"
-        for r in runs
+        f"<td>{escape(r['kind'])}</td><td>{games_shown(r)}"
+        + (f" <small>({inner[r['name']]} runs inside)</small>" if r["name"] in inner else "")
+        + "</td></tr>"
+        for r in top
     )
     table = (
         f'<table class="runs"><thead><tr><th>Run</th><th>Kind</th><th>Games</th></tr></thead>'
@@ -124,67 +132,262 @@ def _value(v: Any) -> str:
     return escape(str(v))
 
 
-def run_page(view: dict[str, Any], travel: bool = False) -> str:
-    """A run: its summary files as tables, its learning curve, its games and, for a training
-    run (``travel``), a slider over the game index showing the learned table after k games."""
-    name = view["name"]
-    parts = [f"<h1>Run {escape(name)} <small>({escape(view['kind'])})</small></h1>"]
-    if view["kind"] == "tron" and view["games"]:
-        spec = view["games"][0]["game"]
-        parts.append(
-            f'<p><a href="{run_href(name)}/games/0?play=1">Watch game 0 animated</a> · '
-            f'<a href="/play/{quote(spec, safe=":=,")}">play this map against a bot</a></p>'
+def _pct(rate: float) -> str:
+    return f"{rate:.1%}"
+
+
+def _band(low: float, high: float) -> str:
+    """A rate's 95% interval, in percent."""
+    return f'<small class="muted">{low:.0%}–{high:.0%}</small>'
+
+
+def _score_band(low: float, high: float) -> str:
+    """A score's 95% interval, as the score is written (0 to 1)."""
+    return f'<small class="muted">{low:.2f}–{high:.2f}</small>'
+
+
+def _elo(r: dict[str, Any]) -> str:
+    """A rating's Elo with its 95% interval, or the note that replaces a meaningless interval."""
+    elo = r.get("elo")
+    head = f"{elo:+.0f}" if isinstance(elo, (int, float)) else "?"
+    note = r.get("interval_note")
+    if isinstance(note, str):
+        return f'{head}</td><td class="note">{escape(note)}'
+    low, high = r.get("elo_low"), r.get("elo_high")
+    if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+        return f"{head}</td><td>{low:+.0f} .. {high:+.0f}"
+    return f"{head}</td><td>"
+
+
+def _standings(st: dict[str, Any] | None) -> str:
+    """A tournament's standings and pair matrix as tables."""
+    if st is None:
+        return '<p class="muted">standings.json holds no standings.</p>'
+    rows = "".join(
+        f"<tr><td>{n}</td><td>{escape(str(r.get('agent')))}</td><td>{_elo(r)}</td>"
+        f"<td>{r.get('wins')}</td><td>{r.get('draws')}</td><td>{r.get('losses')}</td>"
+        f"<td>{_value(r.get('score'))}</td></tr>"
+        for n, r in enumerate(st["ratings"], 1)
+    )
+    head = (
+        f"<p>{escape(str(st['game']))}, {st['games_per_pair']} games per pair, seed {st['seed']}."
+        "</p>"
+    )
+    ratings = (
+        '<table class="standings"><thead><tr><th>#</th><th>Agent</th><th>Elo</th>'
+        "<th>95% interval</th><th>W</th><th>D</th><th>L</th><th>Score</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+    agents = st["agents"]
+    cols = "".join(f"<th>{escape(a)}</th>" for a in agents)
+    body = []
+    for a, cells in zip(agents, st["matrix"], strict=True):
+        tds = []
+        for b, c in zip(agents, cells, strict=True):
+            if a == b or c is None:
+                tds.append('<td class="none">—</td>')
+                continue
+            tds.append(
+                f'<td title="{escape(a)} against {escape(b)}"><b>{c["score"]:.2f}</b> '
+                f"{_score_band(c['low'], c['high'])}<br><small>{c['wins']}–{c['draws']}–"
+                f"{c['losses']}</small></td>"
+            )
+        body.append(f"<tr><th>{escape(a)}</th>{''.join(tds)}</tr>")
+    matrix = (
+        '<h2>Pairs</h2><p class="muted">The row agent\'s score against the column agent '
+        "(win 1, draw ½), its Wilson 95% interval, and its wins–draws–losses.</p>"
+        f'<table class="matrix"><thead><tr><th></th>{cols}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+    return f"<h2>Standings</h2>{head}{ratings}{matrix}"
+
+
+def _results(results: dict[str, Any]) -> str:
+    """A run of bot matches: results by game (map, start, first player) and players."""
+    rows = "".join(
+        f"<tr><td><code>{escape(r['game'])}</code></td>"
+        f"<td>{escape(r['players'][0])} vs {escape(r['players'][1])}</td><td>{r['games']}</td>"
+        f'<td title="{_pct(r["win_rate"]["rate"])} wins, {_pct(r["draw_rate"]["rate"])} draws, '
+        f'{_pct(r["loss_rate"]["rate"])} losses">{r["wins"]}–{r["draws"]}–{r["losses"]}</td>'
+        f"<td>{r['score']:.2f} {_score_band(r['score_low'], r['score_high'])}</td></tr>"
+        for r in results["rows"] + results["totals"]
+    )
+    more = f"<p>… and {results['more']} more groups.</p>" if results["more"] else ""
+    return (
+        "<h2>Results by game and players</h2>"
+        '<p class="muted">Per game (its spec names the map, the start and who moves first, less '
+        "what is drawn afresh each game) and players in the records' order: the first named "
+        "player's wins–draws–losses and score (win 1, draw ½) with its Wilson 95% interval.</p>"
+        '<table class="results"><thead><tr><th>Game</th><th>Players</th><th>Games</th>'
+        "<th>W–D–L</th><th>Score</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>{more}"
+    )
+
+
+def _run_links(runs: list[dict[str, Any]], short: str = "") -> str:
+    """Links to runs, named by what follows ``short`` in their names."""
+    return " ".join(
+        f'<a href="{run_href(r["name"])}" title="{games_shown(r)} games">'
+        f"{escape(r['name'].removeprefix(short))}</a>"
+        for r in runs
+    )
+
+
+def _sweep(name: str, settings: list[dict[str, Any]], summaries: dict[str, Any]) -> str:
+    """A sweep: its mean curves with bands, and one row per setting linking to its seeds."""
+    aggregate = [s["aggregate"] for s in settings if s["aggregate"] is not None]
+    rows = []
+    for s in settings:
+        a = s["aggregate"]
+        prefix = s["runs"][0]["name"].rsplit("/", 1)[0] + "/" if s["runs"] else ""
+        if a is None:
+            totals = '<td colspan="4" class="muted">not in aggregate.json</td>'
+        else:
+            t = a.get("total", {})
+            totals = f"<td>{len(a.get('seeds', []))}</td>" + "".join(
+                f"<td>{t[k]['mean']:.1%} {_band(t[k]['low'], t[k]['high'])}</td>"
+                if isinstance(t.get(k), dict)
+                else "<td></td>"
+                for k in ("wins", "draws", "losses")
+            )
+        rows.append(
+            f"<tr><td><code>{escape(s['agent'])}</code></td>{totals}"
+            f'<td class="seeds">{_run_links(s["runs"], prefix)}</td></tr>'
         )
-    parts.append("<h2>Learning curve</h2>")
-    parts.append(curve_svg(view["curve"], view["blocks"], view["block"]))
-    count = len(view["games"])
-    if travel:
-        parts.append(
-            '<h2>Time travel</h2><div class="travel">'
-            f'<label>The learned table after <b id="k-label">{count}</b> of {count} games<br>'
-            f'<input id="k" type="range" min="0" max="{count}" value="{count}" '
-            'aria-label="games"></label>'
-            '<p id="travel-status" class="muted">Loading…</p>'
-            '<div class="controls"><label>Find a position <input id="filter" size="14">'
-            '</label><label>Stage <select id="stage"><option value="">all</option></select>'
-            '</label><small id="box-count"></small></div>'
-            '<div id="boxes"></div></div>'
+    sweep = summaries.get("sweep.json")
+    about = ""
+    if isinstance(sweep, dict):
+        about = (
+            f"<p>{escape(str(sweep.get('game')))} against {escape(str(sweep.get('opponent')))}, "
+            f"{sweep.get('games')} games a run, the learner {escape(str(sweep.get('seat')))}, "
+            f"blocks of {sweep.get('block')} games.</p>"
         )
+    return (
+        f"<h2>Mean curves</h2>{about}{sweep_svg(aggregate)}"
+        '<p class="muted">Each line is a setting\'s mean rate per block over its seeds; the band '
+        "is its 95% confidence band (Student t across seeds), as in <code>curves.png</code>.</p>"
+        "<h2>Settings</h2>"
+        '<table class="settings"><thead><tr><th>Setting</th><th>Seeds</th><th>Wins</th>'
+        "<th>Draws</th><th>Losses</th><th>Runs (one per seed)</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _pager(name: str, view: dict[str, Any]) -> str:
+    """Links to the previous and next pages of a run's games."""
+    page, pages = view["page"], view["pages"]
+    if pages <= 1:
+        return ""
+    first = page * view["per_page"]
+    shown = f"games {first}–{first + len(view['games']) - 1} of {view['total']:,}"
+    prev = (
+        f'<a rel="prev" href="{run_href(name)}?page={page - 1}#games">← previous</a>'
+        if page
+        else '<span class="muted">← previous</span>'
+    )
+    nxt = (
+        f'<a rel="next" href="{run_href(name)}?page={page + 1}#games">next →</a>'
+        if page + 1 < pages
+        else '<span class="muted">next →</span>'
+    )
+    return f'<p class="pager">{prev} · page {page + 1} of {pages} ({shown}) · {nxt}</p>'
+
+
+def _summary_tables(summaries: dict[str, Any], skip: tuple[str, ...]) -> str:
+    """The run's summary files as key/value tables (the long lists a page shows otherwise left
+    out)."""
     tables = []
-    for file, data in view["summaries"].items():
+    for file, data in summaries.items():
+        if file in skip:
+            continue
         rows = ""
         if isinstance(data, dict):
             rows = "".join(
                 f"<tr><th>{escape(str(k))}</th><td>{_value(v)}</td></tr>"
                 for k, v in data.items()
-                if k != "format"
+                if k not in ("format", "blocks")
             )
         tables.append(
             f'<section><h2>{escape(file)}</h2><table class="summary">{rows}</table></section>'
         )
-    parts.append(f'<div class="summaries">{"".join(tables)}</div>')
-    if view["runs"]:
+    return f'<div class="summaries">{"".join(tables)}</div>' if tables else ""
+
+
+def run_page(view: dict[str, Any], travel: bool = False) -> str:
+    """A run, as its kind shows it: a training run's learning curve (W/D/L per block with Wilson
+    bands and the cumulative 3W + D - L) and, with ``travel``, a slider over the game index
+    showing the learned table after k games; a tournament's standings and pair matrix; a sweep's
+    mean curves and settings; a run of bot matches' results by game and players. Then its
+    summary files and one page of its games."""
+    name, kind = view["name"], view["kind"]
+    total = view["total"]
+    parts = [f"<h1>Run {escape(name)} <small>({escape(kind)})</small></h1>"]
+    if view["games"]:
+        spec = view["games"][0]["game"]
+        parts.append(
+            f'<p><a href="{run_href(name)}/games/0?play=1">Watch game 0 animated</a> · '
+            f'<a href="/play/{quote(spec, safe=":=,")}">play this game against a bot</a></p>'
+        )
+    skip: tuple[str, ...] = ()
+    if "learner" in view:
+        who = view["learner"]
+        parts.append(
+            f"<p>Learner <code>{escape(who['agent'])}</code> ({escape(who['seat'])} player) "
+            f"against <code>{escape(who['opponent'])}</code> on <code>{escape(who['game'])}"
+            f"</code>, seed {who['seed']}.</p>"
+            "<h2>Learning curve</h2>"
+            + learning_svg(view["blocks"], view["block"], total)
+            + (
+                optimal_svg(view["optimal"]["points"], view["optimal"]["block"], total)
+                if view.get("optimal")
+                else ""
+            )
+            + cumulative_svg(view["curve"])
+        )
+    if travel:
+        parts.append(
+            '<h2>Time travel</h2><div class="travel">'
+            f'<label>The learned table after <b id="k-label">{total}</b> of {total} games<br>'
+            f'<input id="k" type="range" min="0" max="{total}" value="{total}" '
+            'aria-label="games"></label>'
+            f'<p id="travel-status" class="muted">Reading the learner\'s table after {total:,} '
+            "games (replaying them at the first look; the server remembers it)…</p>"
+            '<div class="controls"><label>Find a position <input id="filter" size="14">'
+            '</label><label>Stage <select id="stage"><option value="">all</option></select>'
+            '</label><small id="box-count"></small></div>'
+            '<div id="boxes"></div></div>'
+        )
+    if "standings" in view:
+        parts.append(_standings(view["standings"]))
+        skip = ("standings.json",)
+    if "settings" in view:
+        parts.append(_sweep(name, view["settings"], view["summaries"]))
+        skip = ("aggregate.json",)
+    if "results" in view:
+        parts.append(_results(view["results"]))
+    parts.append(_summary_tables(view["summaries"], skip))
+    if view["runs"] and "settings" not in view:
         links = "".join(
             f'<li><a href="{run_href(r["name"])}">{escape(r["name"])}</a> '
             f"({escape(r['kind'])}, {games_shown(r)} games)</li>"
             for r in view["runs"]
         )
         parts.append(f'<h2>Runs inside ({len(view["runs"])})</h2><ul class="runs">{links}</ul>')
-    games = view["games"]
-    parts.append(f"<h2>Games ({len(games)})</h2>")
-    rows = "".join(
-        f'<tr><td><a href="{run_href(name)}/games/{g["index"]}">{g["index"]}</a></td>'
-        f"<td>{escape(' vs '.join(g['players']))}</td><td>{escape(g['result'])} "
-        f"(seat {g['seat']})</td><td>{g['plies']}</td></tr>"
-        for g in games[:2000]
-    )
-    more = f"<p>… and {len(games) - 2000} more.</p>" if len(games) > 2000 else ""
-    parts.append(
-        '<div class="scroll"><table class="games-table"><thead><tr><th>#</th><th>Players</th>'
-        f"<th>Result</th><th>Plies</th></tr></thead><tbody>{rows}</tbody></table></div>{more}"
-    )
+    if total:
+        rows = "".join(
+            f'<tr><td><a href="{run_href(name)}/games/{g["index"]}">{g["index"]}</a></td>'
+            f"<td>{escape(' vs '.join(g['players']))}</td><td>{escape(g['result'])} "
+            f"as {escape(g['seat_name'])}</td><td>{g['plies']}</td></tr>"
+            for g in view["games"]
+        )
+        pager = _pager(name, view)
+        parts.append(
+            f'<h2 id="games">Games ({total:,})</h2>{pager}'
+            '<table class="games-table"><thead><tr><th>#</th><th>Players</th>'
+            f"<th>Result</th><th>Plies</th></tr></thead><tbody>{rows}</tbody></table>{pager}"
+        )
     if travel:
-        return page(f"run {name}", "".join(parts), "travel.js", {"run": name, "games": len(games)})
+        return page(f"run {name}", "".join(parts), "travel.js", {"run": name, "games": total})
     return page(f"run {name}", "".join(parts))
 
 
@@ -201,9 +404,14 @@ def replay_page(run: str, index: int) -> str:
         '<option value="200" selected>normal</option><option value="60">fast</option>'
         "</select></label></div>"
         '<input id="ply" type="range" min="0" max="0" value="0" aria-label="ply">'
-        '<p id="status" role="status">Loading…</p><ol id="moves"></ol></aside></div>'
+        '<p id="status" role="status">Loading…</p><ol id="moves" class="replay-moves"></ol>'
+        "</aside></div>"
     )
     return page(f"{run} game {index}", body, "replay.js", {"run": run, "index": index})
+
+
+DEFAULT_SPEED = 20
+"""The lab's pace when a page opens, in games per second: one a person can watch."""
 
 
 def menace_lab(max_games: int) -> str:
@@ -216,8 +424,9 @@ def menace_lab(max_games: int) -> str:
         items = "".join(f'<option value="{v}">{v or "as the preset"}</option>' for v in values)
         return f'<label>{label} <select name="{name}">{items}</select></label>'
 
+    # the default pace is one a person can watch; top speed is one click away (its button)
     speeds = "".join(
-        f'<option value="{v}"{" selected" if v == 0 else ""}>{t}</option>'
+        f'<option value="{v}"{" selected" if v == DEFAULT_SPEED else ""}>{t}</option>'
         for v, t in ((1, "1 game/s"), (2, "2 games/s"), (5, "5 games/s"), (20, "20 games/s"),
                      (100, "100 games/s"), (0, "top speed"))
     )  # fmt: skip
@@ -247,6 +456,8 @@ def menace_lab(max_games: int) -> str:
         '<button id="run" type="button">▶ Train</button>'
         '<button id="step" type="button">One game</button>'
         f'<label>Speed <select id="speed">{speeds}</select></label>'
+        '<button id="top" type="button" title="train as fast as the library runs">'
+        "▶▶ Top speed</button>"
         '<label>Save as run <input id="save-name" size="16" placeholder="lab-1"></label>'
         '<button id="save" type="button">Save</button></div>'
         '<p id="message" class="message" role="alert"></p>'
@@ -257,10 +468,15 @@ def menace_lab(max_games: int) -> str:
         '<b id="incentive">0</b></p>'
         '<p id="refused" class="refused" hidden>MENACE refuses to play: its first box is '
         "empty.</p>"
+        '<p id="done-note" class="done-note" role="status" hidden><span id="done-text"></span> '
+        '<button id="more" type="button">Play <span id="more-count">1000</span> more</button>'
+        "</p>"
         '<p id="last-game" class="muted"></p>'
         '<div id="chart"></div></div>'
         '<div id="person" hidden><p id="status" role="status"></p>'
-        '<div id="board" class="board-box"></div></div></div>'
+        '<p id="board-title" class="board-title"></p>'
+        '<div id="board" class="board-box lab-board"></div>'
+        '<button id="next-game" type="button" hidden>Next game</button></div></div>'
         '<h2>Matchboxes <small id="box-count"></small></h2>'
         '<div class="controls"><label>Find a box <input id="filter" size="14" '
         'placeholder="position, e.g. X...O"></label>'

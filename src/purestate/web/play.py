@@ -1,8 +1,9 @@
 """Games a person plays in the browser against an agent: the server's sessions.
 
-A session holds a game, the bot and its table, the state and the moves so far. Every rule comes
-from the game (``parse_move``, ``step``, ``legal``) and every bot move from the agent's ``act``.
-The bot's key for ply ``i`` is ``fold_in(fold_in(key(seed), 0), i)``, the key schedule of
+A session holds the core's ``Match`` (``core/match.py``: the game, the bot and its table, the
+positions and moves so far, what the person has been shown). Every rule comes from the game
+(``parse_move``, ``step``, ``legal``) and every bot move from the agent's ``act``. The bot's key
+for ply ``i`` is ``fold_in(fold_in(key(seed), 0), i)``, the key schedule of
 ``purestate play --seed SEED`` (its first game) and of the core's ``plies``, so a game started
 with a seed replays the same bot moves for the same clicks (as long as the bot's search ends
 within the server's move budget, ``web.budget``: every bot gets the server's clock).
@@ -16,14 +17,17 @@ from typing import Any
 
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.game import Game, IllegalMove, ParseError
-from purestate.core.hooks import observation_of, supports_seat
-from purestate.core.keys import Key, fold_in, key
+from purestate.core.hooks import seat_name, supports_seat
+from purestate.core.keys import fold_in, key
+from purestate.core.match import Match
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
+from purestate.io.solutions import cache_path, load_or_solve
 from purestate.io.tables import load_table, load_table_agent
-from purestate.web.budget import Budget, require_quick_solve
+from purestate.solve import memoised
+from purestate.web.budget import Budget, require_quick_solve, solving_note
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import inside
 
@@ -68,7 +72,10 @@ def opponent_of(
 
     def clocked(text: str) -> Any:
         bot = budget.bot(agent(text), clock)
-        require_quick_solve(bot, game)
+        require_quick_solve(bot, game, once=True)
+        if solving_note(bot, game, lambda: solved(game)) or solved_on_disk(game):
+            # solved once for every later game: read from (or written to) the disk cache
+            load_or_solve(game)
         return bot
 
     if len(spec) > MAX_SPEC:
@@ -96,82 +103,113 @@ def opponent_of(
         raise WebError(str(e)) from None
 
 
-class Session:
-    """One game in the browser: the person in seat ``person``, the bot in the other."""
+def solved_on_disk(game: Game[Any, Any]) -> bool:
+    """Whether the disk cache holds ``game``'s solution (reading it takes well under a second)."""
+    try:
+        path = cache_path(game)
+    except (ValueError, ImportError):
+        return False
+    return path is not None and path.is_file()
 
-    def __init__(
-        self, game: Game[Any, Any], game_spec: str, bot: Any, table: Any, person: int, seed: int
-    ) -> None:
+
+def solved(game: Game[Any, Any]) -> bool:
+    """Whether ``game``'s solution is at hand: in the server's memory or on the disk."""
+    return memoised(game) is not None or solved_on_disk(game)
+
+
+def solving(game_spec: str, opponent: str) -> str:
+    """What the page says while the game ``game_spec`` against ``opponent`` starts: "solving G
+    once, about N s" when the bot first solves the game (``web.budget.solving_note``), else ""
+    (also for a spec the start will refuse with its reason)."""
+    try:
+        game = game_of(game_spec)
+        spec = opponent.strip() or game.spec.default_opponent
+        if spec.startswith(TABLE_PREFIX) or len(spec) > MAX_SPEC:
+            return ""
+        bot = agent(spec)
+    except (WebError, SpecError, ValueError):
+        return ""
+    return solving_note(bot, game, lambda: solved(game))
+
+
+class Session:
+    """One game in the browser: the person in seat ``person``, the bot in the other.
+
+    The game is the core's ``Match`` (``core/match.py``), replaced by a new value at each move:
+    the person is shown its ``view`` of their seat, and a bot that cannot answer leaves the
+    match as it was. ``index`` is the game's number in the seed's key schedule (the MENACE lab's
+    game ``i`` is ``i``; a play page's game is 0).
+    """
+
+    def __init__(self, game: Game[Any, Any], game_spec: str, bot: Any, table: Any, person: int,
+                 seed: int, index: int = 0) -> None:  # fmt: skip
         self.game = game
         self.game_spec = game_spec
         self.bot = bot
-        self.table = table
         self.person = person
         self.seed = seed
-        self.key: Key = fold_in(key(seed), 0)
-        self.states: list[Any] = [game.initial()]
-        self.moves: list[Any] = []
-        self.movers: list[int] = []
-        self.resigned: int | None = None
+        seats: tuple[Any, Any] = (None, bot) if person == 0 else (bot, None)
+        tables: tuple[Any, Any] = (None, table) if person == 0 else (table, None)
+        self.match = Match.start(game, seats, tables, fold_in(key(seed), index))
         self.last_bot: list[str] = []
-        self.shown = 0  # how many of the moves the person has been shown
+        # the match at each of the person's turns so far: undo goes back to the last (the match
+        # is a value, so keeping it is all undo needs)
+        self.turns: list[Match] = []
         self.lock = threading.Lock()
 
     @property
     def state(self) -> Any:
         """The position now."""
-        return self.states[-1]
+        return self.match.state
+
+    @property
+    def states(self) -> list[Any]:
+        """The positions so far, from the start."""
+        return list(self.match.states)
+
+    @property
+    def moves(self) -> list[Any]:
+        """The moves so far."""
+        return list(self.match.moves)
+
+    @property
+    def movers(self) -> list[int]:
+        """Who played each move."""
+        return list(self.match.movers)
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned, or None."""
+        return self.match.resigned
 
     def over(self) -> bool:
         """Whether the game has ended (by the rules or by the bot resigning)."""
-        return self.resigned is not None or self.game.is_over(self.state)
+        return self.match.over
 
     def bot_moves(self) -> None:
         """Let the bot move until it is the person's turn or the game is over."""
-        game = self.game
-        observe = observation_of(game)
+        self._answer(self.match)
+
+    def _answer(self, announced: Match) -> None:
+        """The bot's moves from the match now; the page's news is what the person may see of
+        the moves since ``announced`` (in a game with hidden moves, the bot's committed move
+        waits until the round resolves). If the bot fails, nothing changes."""
         try:
-            self._bot_turns(observe)
+            after = self.match.bots_move()
         except WebError:
             raise
+        except SpecError as e:
+            # registered evaluations and scores are refused at setup (check_game); a function
+            # injected in code for another game says so with a one-line SpecError when first used
+            raise WebError(f"{self.bot.spec} cannot play {self.game.spec.name}: {e}") from None
         except Exception as e:
             # a bot that breaks (an error inside a library's search) is its game's trouble, not
             # the server's: one line for the page
             why = " ".join(str(e).split()) or type(e).__name__
             raise WebError(f"{self.bot.spec} could not move: {why}") from e
-        finally:
-            self._announce()
-
-    def _bot_turns(self, observe: Any) -> None:
-        game = self.game
-        while not self.over() and game.to_move(self.state) != self.person:
-            p = game.to_move(self.state)
-            view = self.state if observe is None else observe(self.state, p)
-            try:
-                decision = self.bot.act(game, self.table, view, fold_in(self.key, len(self.moves)))
-            except TypeError as e:
-                # registered evaluations and scores are refused at setup (check_game); a function
-                # injected in code for another game says so with a TypeError when first used
-                raise WebError(f"{self.bot.spec} cannot play {game.spec.name}: {e}") from None
-            if decision.table is not None:
-                self.table = decision.table
-            if decision.move is None:
-                self.resigned = p
-                return
-            self._apply(p, decision.move)
-
-    def _announce(self) -> None:
-        """The bot's moves the person may now see, once each: all of them, but in a game with
-        hidden moves the one it committed this round waits until the round resolves."""
-        _, k = self._seen()
-        new = zip(self.moves[self.shown : k], self.movers[self.shown : k], strict=True)
-        self.last_bot = [self.game.format_move(m) for m, p in new if p != self.person]
-        self.shown = k
-
-    def _apply(self, player: int, move: Any) -> None:
-        self.states.append(self.game.step(self.state, move))
-        self.moves.append(move)
-        self.movers.append(player)
+        fmt = self.game.format_move
+        self.last_bot = [fmt(m) for p, m in after.news(announced, self.person) if p != self.person]
+        self.match = after
 
     def person_moves(self, text: str) -> None:
         """The person's move, typed or clicked as the game's move text; then the bot answers.
@@ -182,24 +220,36 @@ class Session:
         """
         if self.over():
             raise WebError("the game is over: start a new game")
-        if self.game.to_move(self.state) != self.person:
+        if not self.match.persons_turn():
             raise WebError("it is not your turn")
         if len(text) > MAX_SPEC:
             raise WebError("that is not a move")
+        before = self.match
         try:
-            move = self.game.parse_move(self.state, text)
+            move = self.game.parse_move(before.view(self.person), text)
+            self.match = before.person_moves(move)
         except (IllegalMove, ParseError) as e:
             raise WebError(f"illegal move: {e}") from None
-        before, shown, announced = len(self.moves), self.shown, self.last_bot
-        self._apply(self.person, move)
         try:
-            self.bot_moves()
+            self._answer(before)
         except BaseException:
             # the bot could not answer (or was stopped): take the move back, so the game is as
             # it was
-            del self.states[before + 1 :], self.moves[before:], self.movers[before:]
-            self.shown, self.last_bot = shown, announced
+            self.match = before
             raise
+        self.turns.append(before)
+
+    def undo(self) -> None:
+        """Take back the person's last move and the bot's answer to it: the game is as it was
+        at the person's last turn (also after the game ended).
+
+        Raises:
+            WebError: the person has not moved yet.
+        """
+        if not self.turns:
+            raise WebError("nothing to undo: you have not moved yet")
+        self.match = self.turns.pop()
+        self.last_bot = []
 
     def result(self) -> str:
         """The result in words for the person, or "" while the game runs."""
@@ -207,46 +257,37 @@ class Session:
             return ""
         if self.resigned is not None:
             return "the bot resigns: you win!" if self.resigned != self.person else "you resign"
-        mine, theirs = (
-            self.game.returns(self.state)[self.person],
-            self.game.returns(self.state)[1 - self.person],
-        )
+        mine, theirs = self.match.returns[self.person], self.match.returns[1 - self.person]
         return "you win!" if mine > theirs else "you lose." if mine < theirs else "a draw."
 
-    def _seen(self) -> tuple[Any, int]:
-        """What the person may see: the position (their observation) and how many of the moves.
-
-        In a game with hidden moves (Tron's simultaneous rounds) the bot's committed move stays
-        secret until the person has moved too, as the terminal's ``purestate play`` keeps it.
-        """
-        observe = observation_of(self.game)
-        if observe is None or self.over():
-            return self.state, len(self.moves)
-        shown = observe(self.state, self.person)
-        k = len(self.moves)
-        while k > 0 and observe(self.states[k], self.person) != self.states[k]:
-            k -= 1
-        return shown, k
-
     def view(self, session_id: str) -> dict[str, Any]:
-        """What the page shows: the board (SVG), whose turn, the bot's last moves, the result."""
-        shown, k = self._seen()
-        last = self.moves[k - 1] if k else None
+        """What the page shows: the board (SVG), whose turn, the bot's last moves, the result:
+        only what the match's ``view`` and ``shown`` give the person's seat."""
+        m = self.match
+        shown, k = m.view(self.person), m.shown[self.person]
+        last = m.moves[k - 1] if k else None
         names = ["you", self.bot.spec] if self.person == 0 else [self.bot.spec, "you"]
-        title = f"{names[0]} (first) vs {names[1]}"
+        seats = [seat_name(self.game, p) for p in (0, 1)]
+        title = f"{seats[0]}: {names[0]} · {seats[1]}: {names[1]}"
         return {
             "id": session_id,
             "game": self.game_spec,
             "opponent": self.bot.spec,
             "seat": self.person,
+            "seat_names": seats,
+            "you_are": seats[self.person],
+            "can_undo": bool(self.turns),
             "seed": self.seed,
-            "svg": str(svg(self.game, shown, title, last, self.states[:k])),
-            "moves": [self.game.format_move(m) for m in self.moves[:k]],
-            "movers": self.movers[:k],
+            # the title goes above the board in the page, not into the picture: a title wider
+            # than the board would widen the picture, and it scales with the board
+            "title": title,
+            "svg": str(svg(self.game, shown, "", last, m.states[:k])),
+            "moves": [self.game.format_move(x) for x in m.moves[:k]],
+            "movers": list(m.movers[:k]),
             "bot_moves": list(self.last_bot),
-            "your_turn": not self.over() and self.game.to_move(self.state) == self.person,
-            "over": self.over(),
-            "returns": list(self.game.returns(self.state)),
+            "your_turn": m.persons_turn(),
+            "over": m.over,
+            "returns": list(self.game.returns(m.state)),
             "result": self.result(),
         }
 
@@ -260,7 +301,7 @@ def new_session(
         WebError: a bad game, opponent, seat or seed.
     """
     if seat not in (0, 1):
-        raise WebError("seat must be 0 (you move first) or 1")
+        raise WebError("seat must be 0 (you move first) or 1 (second)")
     if not 0 <= seed < 2**63:
         raise WebError("seed must be a whole number from 0 to 2**63 - 1")
     game = game_of(game_spec)

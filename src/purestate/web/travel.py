@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,11 @@ from purestate.core.record import RecordError, replay_record
 from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
-from purestate.io.files import FileFormatError, read_json
+from purestate.io.files import FileFormatError
 from purestate.io.records import GAMES_FILE
+from purestate.io.tables import load_table
 from purestate.web.errors import NotFound, WebError
-from purestate.web.runs import records_of, run_folder
+from purestate.web.runs import SEATS, kept, records_of, run_folder, stamp, training_manifest
 
 STRIDE = 100
 """Games between remembered tables of a run."""
@@ -31,35 +33,22 @@ MAX_RUNS_KEPT = 4
 """Runs whose remembered tables are kept."""
 MAX_BOARDS = 60
 """The most positions a Q-table's heat maps show (those with the largest values)."""
-SEATS = ("first", "second")
 
 
 def selfplay_of(folder: Path, name: str) -> Selfplay:
     """The training run a run folder recorded: from its manifest (``run.json`` of ``purestate
-    selfplay``) or, for a sweep's run, its ``summary.json``.
+    selfplay``) or, for a sweep's run, its ``summary.json`` (``web.runs.training_manifest``).
 
     Raises:
         WebError: a run that is not a training run (a tournament, a Tron series).
     """
-    for file in ("run.json", "summary.json"):
-        path = folder / file
-        if not path.is_file():
-            continue
-        try:
-            data = read_json(path)
-        except FileFormatError:
-            continue
-        if not isinstance(data, dict) or data.get("command", "selfplay") != "selfplay":
-            continue
-        fields = [data.get(f) for f in ("game", "agent", "opponent", "seat", "seed")]
-        game, learner, opponent, seat, seed = fields
-        if (
-            all(isinstance(v, str) for v in (game, learner, opponent))
-            and seat in SEATS
-            and isinstance(seed, int)
-        ):
-            return Selfplay(str(game), str(learner), str(opponent), SEATS.index(str(seat)), seed)
-    raise WebError(f"run {name!r} is not a training run: it has no learned table to travel through")
+    data = training_manifest(folder)
+    if data is None:
+        raise WebError(
+            f"run {name!r} is not a training run: it has no learned table to travel through"
+        )
+    return Selfplay(data["game"], data["agent"], data["opponent"], SEATS.index(data["seat"]),
+                    data["seed"])  # fmt: skip
 
 
 def can_travel(root: Path, name: str) -> bool:
@@ -83,7 +72,7 @@ class _Fold:
         self.snapshots: list[tuple[Any, Any]] = [run.initial_tables(self.game)]
         self.lock = threading.Lock()
 
-    def tables(self, records: list[Any], k: int) -> tuple[Any, Any]:
+    def tables(self, records: Sequence[Any], k: int) -> tuple[Any, Any]:
         """Both seats' tables after the first ``k`` recorded games."""
         with self.lock:
             base = min(k // STRIDE, len(self.snapshots) - 1)
@@ -119,6 +108,23 @@ def _fold_of(folder: Path, run: Selfplay) -> _Fold:
         return fold
 
 
+def _saved(folder: Path, game: Any, learner: Any, seat: int, k: int) -> Any:
+    """The run's saved learner's table (``table.json``, read without following a link) when it
+    says it was saved after exactly its ``k`` recorded games, by this learner in this seat: what
+    ``train`` had then, without replaying the games (the first look at a long run's page asks for
+    the table after all its games). None otherwise."""
+    path = folder / "table.json"
+    if not path.is_file():
+        return None
+    try:
+        saved = load_table(path, game, learner, follow=False)
+    except FileFormatError:
+        return None
+    if saved.games != k or saved.seat != seat or saved.agent != learner.spec:
+        return None
+    return saved.table
+
+
 def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str, Any]:
     """The learner's table of run ``name`` after its first ``k`` games, for the page.
 
@@ -131,17 +137,25 @@ def table_after(root: Path, name: str, k: int, boards: bool = False) -> dict[str
         WebError: not a training run, a spec the library refuses, a record that does not replay.
     """
     folder = run_folder(root, name)
+    # the answer for (k, boards) is remembered while the run's files are unchanged: the page's
+    # first question (the last k, with every board drawn) is the slow one
+    return kept("table", (folder, k, boards), stamp(folder),
+                lambda: _table_after(folder, name, k, boards))  # fmt: skip
+
+
+def _table_after(folder: Path, name: str, k: int, boards: bool) -> dict[str, Any]:
     run = selfplay_of(folder, name)
     records = records_of(folder)
     if not 0 <= k <= len(records):
         raise NotFound(f"run {name!r} has {len(records)} games: k must be from 0 to that")
     try:
         fold = _fold_of(folder, run)
-        tables = fold.tables(records, k)
+        game, learner = fold.game, fold.agents[run.seat]
+        table = _saved(folder, game, learner, run.seat, k) if k == len(records) else None
+        if table is None:
+            table = fold.tables(records, k)[run.seat]
     except (SpecError, ValueError) as e:
         raise WebError(str(e)) from None
-    game, learner = fold.game, fold.agents[run.seat]
-    table = tables[run.seat]
     out: dict[str, Any] = {"run": name, "k": k, "games": len(records), "agent": learner.spec}
     if isinstance(table, MenaceTable):
         data = learner.table_to_json(game, table)["boxes"]  # type: ignore[attr-defined]

@@ -28,10 +28,12 @@ then keyed by ``game.unscored(state)`` where the game offers it (dots and boxes:
 ``symmetric=true`` keys the table by the canonical form of the position and maps moves through
 the symmetry (570 keys on 2×2 dots and boxes, 765 in tic-tac-toe).
 
-The modules, one idea each: ``tables`` (the table, its keys, bounds and file form), ``policy``
-(ε-greedy selection), ``backup`` (the bootstrapping chain and the Q-learning backup), ``learner``
-(what the learners share), ``qlearning``, ``sarsa``, ``notebook`` (the three agents) and
-``selfplay`` (the fused self-play loops).
+The modules, one idea each: ``tables`` (the table, how it represents positions, its bounds and
+file form), ``policy`` (ε-greedy selection), ``backup`` (the bootstrapping chain and the
+Q-learning backup), ``selfplay`` (the self-play fold, and the fused loop of any learner with an
+``update``, which SARSA(λ) uses), ``learner`` (what the learners share), ``qlearning`` (with its
+own fused loop), ``sarsa`` and ``notebook`` (the three agents). Each learner picks its self-play
+loop by overriding ``selfplay_loop``; ``selfplay`` imports no learner.
 """
 
 from purestate.agents.td.learner import TabularLearner, TDLearner

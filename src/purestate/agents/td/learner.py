@@ -1,6 +1,6 @@
-"""What the tabular learners share: a table of move values keyed by position, its greedy policy,
-its file form and the self-play entry points (``TabularLearner``); and, for Q-learning and
-SARSA(λ), the options, ε-greedy acting and per-seat learning (``TDLearner``).
+"""What the tabular learners share: a table of move values by position, its greedy policy, its
+file form and the self-play entry points (``TabularLearner``); and, for Q-learning and SARSA(λ),
+the options, ε-greedy acting and per-seat learning (``TDLearner``).
 
 Everything that changes while learning lives in the table (values, the episode count that drives
 the exploration schedule, the notebook learner's visit counts), so ``act`` is a pure function of
@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
+from attrs import field
+
 from purestate.agents.td.policy import epsilon_greedy, explore_threshold, explores
-from purestate.agents.td.selfplay import LOOPS
+from purestate.agents.td.selfplay import fold_selfplay
 from purestate.agents.td.tables import (
-    Keying,
     QTable,
+    Representation,
     Work,
     counted,
-    keying_for,
+    representation_for,
     table_from_json,
     table_to_json,
 )
@@ -33,16 +35,14 @@ from purestate.core.spec import build, format_spec
 class TabularLearner:
     """A learner whose table maps positions to the values of their moves.
 
-    Subclasses declare ``name``, ``make_keying`` (how positions become keys), ``act``,
-    ``learn`` and ``selfplay_loop`` (how a run of self-play games is computed: a fused loop, or
-    the plain fold); ``floor`` is the value below which ``greedy`` sees nothing.
+    Subclasses declare ``name``, ``make_representation`` (how the table represents positions),
+    ``act`` and ``learn``, and may override ``selfplay_loop`` (how a run of self-play games is
+    computed: the plain fold by default, or a fused loop that computes the same table);
+    ``floor`` is the value below which ``greedy`` sees nothing.
     """
 
     name: ClassVar[str] = ""
     floor: ClassVar[float] = float("-inf")
-    selfplay_loop: ClassVar[str] = "fold"
-    """How ``selfplay`` computes its games: a name in ``selfplay.LOOPS`` (the fold itself, or a
-    fused loop that computes the same table)."""
     learns = True
 
     @property
@@ -50,13 +50,14 @@ class TabularLearner:
         """The spec string that rebuilds this learner."""
         return format_spec(self.name, self)
 
-    def make_keying(self, game: Game[Any, Any]) -> Keying:
-        """How this learner keys ``game``'s positions (computed once per learner and game)."""
+    def make_representation(self, game: Game[Any, Any]) -> Representation:
+        """How this learner's table represents ``game``'s positions (computed once per learner
+        and game)."""
         raise NotImplementedError
 
-    def keying(self, game: Game[Any, Any]) -> Keying:
-        """``make_keying``, memoised."""
-        return keying_for(self, game)
+    def representation(self, game: Game[Any, Any]) -> Representation:
+        """``make_representation``, memoised."""
+        return representation_for(self, game)
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> QTable:
         """An empty table (unseen values are 0)."""
@@ -64,7 +65,7 @@ class TabularLearner:
 
     def move_values(self, game: Game[Any, Any], table: QTable, state: Any) -> dict[Any, float]:
         """The table's value of each legal move in ``state`` (0 for unseen ones)."""
-        rep, g = self.keying(game).key(state)
+        rep, g = self.representation(game).of(state)
         vals = table.q.get(rep)
         moves = game.legal(state)
         if vals is None:
@@ -73,7 +74,7 @@ class TabularLearner:
         return {m: vals[rep_moves.index(game.transform_move(m, g))] for m in moves}
 
     def positions(self, game: Game[Any, Any], table: QTable) -> list[Any]:
-        """The positions the table covers (its keys: canonical and/or unscored positions)."""
+        """The positions the table covers (as it represents them: canonical and/or unscored)."""
         return list(table.q.keys())
 
     def greedy(self, game: Game[Any, Any], table: QTable, state: Any) -> Any:
@@ -107,25 +108,21 @@ class TabularLearner:
         it), run as one loop on a local dict instead of one persistent map per move where the
         learner has one: the fast path for long training runs and the benchmark.
         """
-        return self._selfplay(game, table, key, games, start, None)
+        return self.selfplay_loop(game, table, key, games, start, None)
 
     def selfplay_games(
         self, game: Game[Any, Any], table: QTable, key: Key, games: int, start: int = 0
     ) -> tuple[QTable, tuple[Episode, ...]]:
         """``selfplay``, and the games it played (what ``purestate selfplay`` logs)."""
         played: list[Episode] = []
-        return self._selfplay(game, table, key, games, start, played), tuple(played)
+        return self.selfplay_loop(game, table, key, games, start, played), tuple(played)
 
-    def _selfplay(
-        self,
-        game: Game[Any, Any],
-        table: QTable,
-        key: Key,
-        games: int,
-        start: int,
-        played: list[Episode] | None,
-    ) -> QTable:
-        return LOOPS[self.selfplay_loop](self, game, table, key, games, start, played)
+    selfplay_loop = fold_selfplay
+    """How ``selfplay`` computes games ``start`` .. ``start + games - 1`` from ``table``, each
+    appended to ``played`` (unless None), and the table after the last: a loop of
+    ``purestate.agents.td.selfplay``'s shape, called as a method. The fold itself here (a learner
+    that learns as it goes, as the notebook's does from its visit counts, needs it); a learner
+    with a faster loop that computes the same table names it instead."""
 
     # -- persistence -------------------------------------------------------------------------
 
@@ -136,20 +133,44 @@ class TabularLearner:
 
     def table_to_json(self, game: Game[Any, Any], table: QTable) -> Any:
         """``{"keys": ..., "episodes": [..], "q": {position: {move: value}}, "visits": ...}``."""
-        return table_to_json(game, table, self.keying(game).kind)
+        return table_to_json(game, table, self.representation(game).kind)
 
     def table_from_json(self, game: Game[Any, Any], data: Any) -> QTable:
         """The table from ``table_to_json``'s data (positions decoded, moves back to ints).
 
-        A valid table is keyed the way this learner keys (``keys``); its ``q`` maps positions
-        where the game is not over to ``{move: value}`` with legal moves and finite values within
-        ``±Q_LIMIT`` (a move left out is worth 0); ``visits`` maps positions to counts and
-        ``per_seat_games`` holds two counts, counts being whole numbers from 0 to ``COUNT_LIMIT``.
+        A valid table represents positions the way this learner does (``keys``); its ``q`` maps
+        positions where the game is not over to ``{move: value}`` with legal moves and finite
+        values within ``±Q_LIMIT`` (a move left out is worth 0); ``visits`` maps positions to
+        counts and ``per_seat_games`` holds two counts, counts being whole numbers from 0 to
+        ``COUNT_LIMIT``.
 
         Raises:
             ValueError: one line naming the first bad position, move or field.
         """
-        return table_from_json(game, data, self.keying(game).kind)
+        return table_from_json(game, data, self.representation(game).kind)
+
+
+def option(default: Any, tp: Any) -> Any:
+    """An attrs field for an option of type ``tp`` (a ``Literal`` too) with ``default``."""
+    return field(default=default, type=tp)
+
+
+def td_options(alpha: float, **own: Any) -> dict[str, Any]:
+    """The options Q-learning and SARSA(λ) share (documented in ``TDLearner``) as attrs fields, in
+    the order they list them: ``alpha`` (at the learner's own default) and ``gamma``, then the
+    learner's ``own`` fields, then the rest. A learner passes them to ``@frozen(these=...)``."""
+    return {
+        "alpha": option(alpha, float),
+        "gamma": option(1.0, float),
+        **own,
+        "epsilon": option(0.5, float),
+        "epsilon_end": option(0.1, float),
+        "schedule": option("linear", Literal["constant", "linear"]),
+        "episodes": option(10_000, int),
+        "symmetric": option(True, bool),
+        "rewards": option("score", Literal["score", "end"]),
+        "bootstrap": option("negamax", Literal["negamax", "own"]),
+    }
 
 
 class TDLearner(TabularLearner):
@@ -178,8 +199,6 @@ class TDLearner(TabularLearner):
     rewards: Literal["score", "end"]
     bootstrap: Literal["negamax", "own"]
 
-    selfplay_loop = "keyed"
-
     def _check(self) -> None:
         if not 0.0 < self.alpha <= 1.0:
             raise ValueError(f"alpha must be in (0, 1]; got {self.alpha}")
@@ -199,14 +218,14 @@ class TDLearner(TabularLearner):
             params = {k: v for k, v in params.items() if k != "preset"}
         return build(cls, name, params)
 
-    def make_keying(self, game: Game[Any, Any]) -> Keying:
+    def make_representation(self, game: Game[Any, Any]) -> Representation:
         """Unscored positions where rewards are per point on a margin game, canonical ones when
         ``symmetric``."""
         unscored = unscored_of(game)
         # per-point rewards on a margin game: the future does not depend on the score so far
         if unscored is not None and (self.rewards != "score" or game.spec.outcomes is not None):
             unscored = None
-        return Keying(game, unscored, self.symmetric)
+        return Representation(game, unscored, self.symmetric)
 
     def epsilon_at(self, episodes: int) -> float:
         """The exploration rate after ``episodes`` training games."""
@@ -221,8 +240,8 @@ class TDLearner(TabularLearner):
         x = bits(key)
         threshold = explore_threshold(self.epsilon_at(table.episodes))
         rep, g, row = None, 0, None
-        if not explores(x, threshold):  # only a greedy move needs the position's key
-            rep, g = self.keying(game).key(state)
+        if not explores(x, threshold):  # only a greedy move needs the table's position
+            rep, g = self.representation(game).of(state)
             row = table.q.get(rep)
         i, greedy = epsilon_greedy(x, threshold, len(moves), row)
         if not greedy:
@@ -241,7 +260,7 @@ class TDLearner(TabularLearner):
         """A new table updated from the moves ``seat`` played in ``episode``."""
         if not episode.moves:
             return table
-        work = Work(table.q, self.keying(game), game)
+        work = Work(table.q, self.representation(game), game)
         self.update(game, work, episode, seat)
         return QTable(work.persist(), table.visits, counted(table.games, seat))
 

@@ -20,8 +20,8 @@ from purestate.agents.td.learner import TabularLearner
 from purestate.agents.td.tables import (
     COUNT_LIMIT,
     Q_LIMIT,
-    Keying,
     QTable,
+    Representation,
     Work,
     clamp,
     counted,
@@ -36,8 +36,8 @@ from purestate.core.spec import build
 _NOTEBOOK_FLOOR = -2000.0  # the notebook's "negative infinity" when it looks for the best value
 _NOTEBOOK_ALPHA = 0.2  # the notebook's LEARNING_RATE
 _NOTEBOOK_GAMMA = 0.8  # the notebook's DISCOUNT_RATE
-NOTEBOOK_PRESETS = ("notebook", "seed")
-"""The ``qlearning`` presets that name this learner (``seed`` is its older name)."""
+NOTEBOOK_PRESET = "notebook"
+"""The ``qlearning`` preset that names this learner (its older names are in ``core.history``)."""
 
 
 @frozen
@@ -55,7 +55,6 @@ class QLearningNotebook(TabularLearner):
 
     name = "qlearning_notebook"
     floor = _NOTEBOOK_FLOOR
-    selfplay_loop = "fold"  # it learns from its visit counts as it goes: the fold itself
     alpha: ClassVar[float] = _NOTEBOOK_ALPHA
     gamma: ClassVar[float] = _NOTEBOOK_GAMMA
     symmetric: ClassVar[bool] = False
@@ -70,9 +69,9 @@ class QLearningNotebook(TabularLearner):
         made: QLearningNotebook = build(cls, cls.name, params)
         return made
 
-    def make_keying(self, game: Game[Any, Any]) -> Keying:
+    def make_representation(self, game: Game[Any, Any]) -> Representation:
         """The drawing alone, whatever the rewards, no symmetry."""
-        return Keying(game, unscored_of(game), False)
+        return Representation(game, unscored_of(game), False)
 
     def act(self, game: Game[Any, Any], table: QTable, state: Any, key: Key) -> Decision[Any]:
         """Random, then the least-visited next position, then greedy (by the table's games)."""
@@ -82,10 +81,10 @@ class QLearningNotebook(TabularLearner):
             return Decision(choice(key, moves))
         if count < self.episodes / 2:
             # 'simple': the move whose next position has been updated least often
-            keying = self.keying(game)
+            representation = self.representation(game)
             best_move, fewest = moves[0], 1_000_000
             for m in moves:
-                n = table.visits.get(keying.key(game.step(state, m))[0], 0)
+                n = table.visits.get(representation.of(game.step(state, m))[0], 0)
                 if n < fewest:
                     best_move, fewest = m, n
             return Decision(best_move)
@@ -109,7 +108,7 @@ class QLearningNotebook(TabularLearner):
         for p in (0, 1):
             if memory[p]:
                 memory[p][-1][3] = 50.0 if r[0] == r[1] else 200.0 if r[p] > r[1 - p] else -200.0
-        work = Work(table.q, self.keying(game), game)
+        work = Work(table.q, self.representation(game), game)
         counts: dict[Any, int] = {}
         alpha, gamma = _NOTEBOOK_ALPHA, _NOTEBOOK_GAMMA
         for s, m, nxt, reward in reversed(memory[seat]):
@@ -117,6 +116,8 @@ class QLearningNotebook(TabularLearner):
             nxt_best = 0.0 if game.is_over(nxt) else work.best(nxt)
             v = (1 - alpha) * row[i] + alpha * (reward + gamma * nxt_best)
             row[i] = v if -Q_LIMIT <= v <= Q_LIMIT else clamp(v)
-            k = work.keying.key(s)[0]
-            counts[k] = min(COUNT_LIMIT, counts.get(k, table.visits.get(k, 0)) + 1)
+            position = work.of(s)[0]
+            counts[position] = min(
+                COUNT_LIMIT, counts.get(position, table.visits.get(position, 0)) + 1
+            )
         return QTable(work.persist(), table.visits.update(counts), counted(table.games, seat))

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.agents.td.backup import chain
-from purestate.agents.td.learner import TDLearner
-from purestate.agents.td.notebook import NOTEBOOK_PRESETS
+from purestate.agents.td.learner import TDLearner, td_options
+from purestate.agents.td.notebook import NOTEBOOK_PRESET
+from purestate.agents.td.selfplay import update_selfplay
 from purestate.agents.td.tables import Q_LIMIT, Work, clamp
+from purestate.core import history
 from purestate.core.episode import Episode
 from purestate.core.game import Game
 from purestate.core.spec import SpecError
 
 
-@frozen
+@frozen(
+    these=td_options(
+        alpha=0.2,
+        # typed by the annotations below (attrs reads them; mypy needs them)
+        lam=field(default=0.7),
+        traces=field(default="replacing"),
+    )
+)
 class Sarsa(TDLearner):
     """Tabular SARSA(λ) (``sarsa``): the textbook update with eligibility traces.
 
@@ -32,19 +41,11 @@ class Sarsa(TDLearner):
     The other options are as in ``QLearning``, documented in ``TDLearner``.
     """
 
-    alpha: float = 0.2
-    gamma: float = 1.0
-    lam: float = 0.7
-    traces: Literal["accumulating", "replacing"] = "replacing"
-    epsilon: float = 0.5
-    epsilon_end: float = 0.1
-    schedule: Literal["constant", "linear"] = "linear"
-    episodes: int = 10_000
-    symmetric: bool = True
-    rewards: Literal["score", "end"] = "score"
-    bootstrap: Literal["negamax", "own"] = "negamax"
+    lam: float
+    traces: Literal["accumulating", "replacing"]
 
     name = "sarsa"
+    selfplay_loop = update_selfplay  # its own update on rows kept for the whole run
 
     def __attrs_post_init__(self) -> None:
         self._check()
@@ -54,7 +55,8 @@ class Sarsa(TDLearner):
     @classmethod
     def from_params(cls, params: dict[str, str]) -> Sarsa:
         """Build from spec options."""
-        if params.get("preset") in NOTEBOOK_PRESETS:
+        # the notebook's presets are Q-learning's: a SARSA run asking for one is pointed there
+        if history.preset("qlearning", params.get("preset")) == NOTEBOOK_PRESET:
             raise SpecError(
                 "the notebook's learner is Q-learning: use qlearning_notebook "
                 "(formerly qlearning:preset=seed)"

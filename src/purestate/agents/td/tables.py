@@ -1,5 +1,5 @@
-"""The Q table of the tabular learners: the value, how positions become its keys, its bounds,
-the scratch rows a learning step changes, and its file form.
+"""The Q table of the tabular learners: the value, how it represents positions, its bounds, the
+scratch rows a learning step changes, and its file form.
 
 Bounds: every value is a finite number within ``±Q_LIMIT`` and every count (visits, games per
 seat) a whole number from 0 to ``COUNT_LIMIT``. Learning clamps to them, so its arithmetic never
@@ -33,8 +33,9 @@ class QTable:
     """A learner's table: immutable, shared freely, replaced (never changed) by ``learn``.
 
     Attributes:
-        q: Position key -> the values of its moves, in the order of ``game.legal(key)``.
-        visits: Position key -> how many updates started there (only the notebook learner keeps
+        q: Position (as the learner represents it, ``Representation``) -> the values of its
+            moves, in the order of ``game.legal(position)``.
+        visits: Position -> how many updates started there (only the notebook learner keeps
             them).
         games: How many episodes each seat has learned from; the exploration schedule reads the
             larger (self-play on a shared table counts each episode once per seat).
@@ -51,21 +52,23 @@ class QTable:
 
 
 @frozen
-class Keying:
-    """How positions become table keys for one game and one learner.
+class Representation:
+    """How one learner's table represents one game's positions: by the state itself, by the
+    drawing alone (``unscored``), by the canonical form (``symmetric``), or both.
 
     Attributes:
         game: The game.
-        unscored: The game's ``unscored`` (key by the drawing, not the score so far), or None.
-        symmetric: Key by the canonical form of the position.
+        unscored: The game's ``unscored`` (the drawing, not the score so far), or None.
+        symmetric: Represent a position by its canonical form.
     """
 
     game: Game[Any, Any]
     unscored: Callable[[Any], Any] | None
     symmetric: bool
 
-    def key(self, state: Any) -> tuple[Any, int]:
-        """The table key of ``state`` and the symmetry that maps the state onto it."""
+    def of(self, state: Any) -> tuple[Any, int]:
+        """The position that stands for ``state`` in the table, and the symmetry that maps the
+        state onto it."""
         s = self.unscored(state) if self.unscored is not None else state
         if self.symmetric:
             rep, g = self.game.canonical(s)
@@ -74,17 +77,20 @@ class Keying:
 
     @property
     def kind(self) -> str:
-        """How a table file names this keying (``state``, ``unscored``, ``+canonical``)."""
+        """How a table file names this representation (its ``keys`` field: ``state``,
+        ``unscored``, ``+canonical``)."""
         return ("unscored" if self.unscored is not None else "state") + (
             "+canonical" if self.symmetric else ""
         )
 
 
-@memo(size=256, why="one keying per (learner, game) pair a process trains; a sweep has a few")
-def keying_for(agent: Any, game: Game[Any, Any]) -> Keying:
-    """``agent.make_keying(game)``: both are immutable values, so it is memoised."""
-    keying: Keying = agent.make_keying(game)
-    return keying
+@memo(
+    size=256, why="one representation per (learner, game) pair a process trains; a sweep has a few"
+)
+def representation_for(agent: Any, game: Game[Any, Any]) -> Representation:
+    """``agent.make_representation(game)``: both are immutable values, so it is memoised."""
+    made: Representation = agent.make_representation(game)
+    return made
 
 
 class Work:
@@ -94,18 +100,20 @@ class Work:
     def __init__(
         self,
         q: PMap[Any, Values],
-        keying: Keying,
+        representation: Representation,
         game: Game[Any, Any],
-        key: Callable[[Any], tuple[Any, int]] | None = None,
+        of: Callable[[Any], tuple[Any, int]] | None = None,
     ) -> None:
         self.q = q
-        self.keying = keying
-        self.key = key if key is not None else keying.key
+        self.representation = representation
+        self.of = of if of is not None else representation.of
+        """The table position of a state and its symmetry (``representation.of``, or a caller's
+        faster copy of it)."""
         self.game = game
         self.rows: dict[Hashable, list[float]] = {}
 
     def row(self, rep: Any) -> list[float]:
-        """The changeable row of the key ``rep`` (a copy of the table's, or zeros)."""
+        """The changeable row of the table position ``rep`` (a copy of the table's, or zeros)."""
         row = self.rows.get(rep)
         if row is None:
             old = self.q.get(rep)
@@ -114,15 +122,15 @@ class Work:
         return row
 
     def slot(self, state: Any, move: Any) -> tuple[list[float], int]:
-        """The row of ``state``'s key and the index of ``move`` in it."""
-        rep, g = self.key(state)
+        """The row of ``state``'s table position and the index of ``move`` in it."""
+        rep, g = self.of(state)
         row = self.row(rep)
         m = self.game.transform_move(move, g) if g else move
         return row, self.game.legal(rep).index(m)
 
     def best(self, state: Any) -> float:
         """The largest value of ``state``'s moves (0 if unseen)."""
-        rep = self.key(state)[0]
+        rep = self.of(state)[0]
         row = self.rows.get(rep)
         if row is None:
             old = self.q.get(rep)
@@ -139,8 +147,8 @@ class Work:
         if not self.rows:
             return self.q
         e = self.q.evolver()
-        for k, row in self.rows.items():
-            e[k] = tuple(row)
+        for position, row in self.rows.items():
+            e[position] = tuple(row)
         return e.persistent()
 
 
@@ -164,23 +172,25 @@ def table_to_json(game: Game[Any, Any], table: QTable, kind: str) -> Any:
     """``{"keys": kind, "per_seat_games": [..], "q": {position: {move: value}}, "visits": ...}``."""
     enc = game.encode
     q = {}
-    for k, vals in table.q.items():
-        q[enc(k)] = {_move_text(game, m): v for m, v in zip(game.legal(k), vals, strict=True)}
+    for position, vals in table.q.items():
+        q[enc(position)] = {
+            _move_text(game, m): v for m, v in zip(game.legal(position), vals, strict=True)
+        }
     return {
         "keys": kind,
         "per_seat_games": list(table.games),
         "q": q,
-        "visits": {enc(k): n for k, n in table.visits.items()},
+        "visits": {enc(position): n for position, n in table.visits.items()},
     }
 
 
 def table_from_json(game: Game[Any, Any], data: Any, kind: str) -> QTable:
     """The table from ``table_to_json``'s data (positions decoded, moves back to ints).
 
-    A valid table is keyed as ``kind`` says (``keys``); its ``q`` maps positions where the game
-    is not over to ``{move: value}`` with legal moves and finite values within ``±Q_LIMIT`` (a
-    move left out is worth 0); ``visits`` maps positions to counts and ``per_seat_games`` holds
-    two counts, counts being whole numbers from 0 to ``COUNT_LIMIT``.
+    A valid table represents positions as ``kind`` says (its ``keys`` field); its ``q`` maps
+    positions where the game is not over to ``{move: value}`` with legal moves and finite values
+    within ``±Q_LIMIT`` (a move left out is worth 0); ``visits`` maps positions to counts and
+    ``per_seat_games`` holds two counts, counts being whole numbers from 0 to ``COUNT_LIMIT``.
 
     Raises:
         ValueError: one line naming the first bad position, move or field.

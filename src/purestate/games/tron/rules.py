@@ -35,18 +35,22 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Literal
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.keys import choice, key
 from purestate.core.memo import memo
+from purestate.core.planes import bits
 from purestate.core.symmetry import canonical_by, grid_group, permute_bits
 from purestate.games.tron.grid import flood
 from purestate.games.tron.maps import Map
 from purestate.games.tron.shipped import shipped_map
+
+if TYPE_CHECKING:
+    import numpy as np
 
 U, D, L, R = 0, 1, 2, 3
 MOVES: tuple[int, ...] = (U, D, L, R)
@@ -258,6 +262,9 @@ class Tron:
         start_seed: The seed of the ``mirror`` draw (ignored for ``start=map``).
     """
 
+    seat_marks: ClassVar[tuple[str, str]] = ("blue", "red")
+    """What each seat plays with (``MarkedSeats``): the drawing's and the terminal's marks."""
+
     map: str | Map = "empty_room"
     rules: Literal["alternating", "simultaneous"] = "alternating"
     start: Literal["map", "mirror"] = "map"
@@ -307,6 +314,15 @@ class Tron:
             outcomes,
             positions=2**free * (free + 1) ** 2 * 40,
             default_opponent=DEFAULT_OPPONENT,
+            examples=("tron:map=small_room", "tron:map=empty_room"),
+            # each turn order, both starts, the second player first, maps with barriers
+            variants=(
+                "tron:map=small_room",
+                "tron:map=small_room,rules=simultaneous",
+                "tron:map=diagonal_blocks,first_player=1",
+                "tron:map=center_block,start=mirror,start_seed=3",
+                "tron:map=empty_room,rules=simultaneous,start=mirror,start_seed=11",
+            ),
         )
 
     def starts(self) -> tuple[int, int]:
@@ -580,3 +596,43 @@ class Tron:
     def format_move(self, move: int) -> str:
         """``U``, ``D``, ``L`` or ``R``."""
         return MOVE_NAMES[move]
+
+    # ---- planes and pictures (optional hooks: core/game.py) ----------------------------------
+
+    plane_lines = (
+        "the cells taken: walls, barriers, trails and heads",
+        "the observer's head",
+        "the other player's head",
+    )
+
+    @property
+    def plane_shape(self) -> tuple[int, ...]:
+        """The map's rows and columns, three planes."""
+        m = self._t.map
+        return (m.rows, m.cols, 3)
+
+    def planes(self, state: State, player: int) -> np.ndarray:
+        """The taken cells and each head, the observer's first."""
+        import numpy as np
+
+        m = self._t.map
+        out = np.zeros((m.rows, m.cols, 3), dtype=np.int8)
+        out[:, :, 0] = bits(state.blocked, m.rows * m.cols).reshape(m.rows, m.cols)
+        heads = (state.head0, state.head1) if player == 0 else (state.head1, state.head0)
+        for plane, head in enumerate(heads, start=1):
+            if head >= 0:
+                out[head // m.cols, head % m.cols, plane] = 1
+        return out
+
+    def draw(self, state: State, title: str, last: Any, history: Sequence[State] = ()) -> str:
+        """The grid (``games/tron/drawing.py``): trails in their player's colour when
+        ``history`` is given; the move targets of the player to move carry ``data-move``."""
+        from purestate.games.tron import drawing  # it imports this module
+
+        return drawing.draw(self, state, title, last, history)
+
+    def coloured_board(self, states: Sequence[State]) -> tuple[tuple[str, str], ...]:
+        """``render``'s text of the last of ``states``, each trail in its player's colour."""
+        from purestate.games.tron import drawing  # it imports this module
+
+        return drawing.coloured_board(self, states)

@@ -41,10 +41,10 @@ from purestate.heuristics.tron.chamber import (
     A1K0N_K1,
     A1K0N_K2,
     EDGE_WEIGHT,
-    _layer_distance,
     chamber_counts,
     chamber_eval,
     chamber_value,
+    layer_distance,
 )
 from purestate.heuristics.tron.endgame import (
     FILL_NODES,
@@ -80,9 +80,6 @@ from purestate.heuristics.tron.linear import (
 )
 from purestate.heuristics.tron.voronoi import Voronoi, territories, voronoi
 
-# the names the tests reach from before the split
-_chamber_counts = chamber_counts
-
 __all__ = [
     "A1K0N_K1",
     "A1K0N_K2",
@@ -94,8 +91,6 @@ __all__ = [
     "LINEAR_WEIGHTS",
     "TERMS",
     "Voronoi",
-    "_chamber_counts",
-    "_layer_distance",
     "articulation_points",
     "as_tron",
     "chamber_counts",
@@ -109,6 +104,7 @@ __all__ = [
     "flood",
     "free_cells",
     "free_neighbour_count",
+    "layer_distance",
     "linear",
     "linear_evaluation",
     "linear_value",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
 from purestate.games.tron.grid import flood, neighbours_of
 from purestate.games.tron.rules import State, Topology
 from purestate.heuristics.tron.endgame import HALF
@@ -14,7 +14,9 @@ from purestate.heuristics.tron.graph import articulation_points, edges, free_cel
 from purestate.heuristics.tron.voronoi import Voronoi, territories
 
 
-def _layer_distance(cell: int, layers: list[int]) -> int:
+def layer_distance(cell: int, layers: list[int]) -> int:
+    """The steps to ``cell`` from where the BFS ``layers`` start: ``d + 1`` for the first layer
+    ``d`` (a bit set of cells) holding it, ``len(layers) + 1`` when none does."""
     for d, layer in enumerate(layers):
         if layer >> cell & 1:
             return d + 1
@@ -123,7 +125,7 @@ def chamber_value(
                 continue
             visited |= low_bit
             top.cut = low_bit
-            top.steps = _layer_distance(low_bit.bit_length() - 1, layers)
+            top.steps = layer_distance(low_bit.bit_length() - 1, layers)
             stack.append(enter(neighbours_of(low_bit, cols) & region, top.steps))
             break
         else:
@@ -154,6 +156,7 @@ def chamber_counts(
     return c0, c1
 
 
+@made_for("tron")
 def chamber_eval(game: Game[Any, Any], state: State) -> float:
     """a1k0n's chamber-aware evaluation, K1·ΔN + K2·ΔE over the chamber trees of both Voronoi
     territories, or the endgame fill once the players are separated."""

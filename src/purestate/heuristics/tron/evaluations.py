@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
+from purestate.core.spec import SpecError
 from purestate.games.tron.grid import flood
 from purestate.games.tron.rules import RUNNING, State, Tron
 from purestate.heuristics.tron.endgame import HALF, separated_value, terminal_value
@@ -12,17 +13,18 @@ from purestate.heuristics.tron.graph import free_cells
 from purestate.heuristics.tron.voronoi import Voronoi, territories, voronoi
 
 
-def as_tron(game: Game[Any, Any]) -> Tron:
-    """``game`` itself if it is Tron.
+def as_tron(game: Game[Any, Any], who: str = "this evaluation") -> Tron:
+    """``game`` itself if it is Tron: the one check of the Tron evaluations and bots.
 
     Raises:
-        TypeError: for any other game.
+        SpecError: one line saying that ``who`` is made for Tron, for any other game.
     """
     if not isinstance(game, Tron):
-        raise TypeError(f"this evaluation is for Tron, not {game.spec.name!r}")
+        raise SpecError(f"{who} is made for tron, not {game.spec.name}")
     return game
 
 
+@made_for("tron")
 def space(game: Game[Any, Any], state: State) -> float:
     """Flood-fill difference: each player's reachable empty cells, scaled into (-0.9, 0.9)."""
     g = as_tron(game)
@@ -49,6 +51,7 @@ def connected(game: Game[Any, Any], state: State) -> tuple[Tron, Voronoi | None,
     return g, v, 0.0
 
 
+@made_for("tron")
 def voronoi_eval(game: Game[Any, Any], state: State) -> float:
     """Voronoi territory difference (ties to the mover under alternating rules), or the endgame
     fill comparison once the players are separated."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from purestate.core.game import Game
+from purestate.core.game import Game, made_for
 from purestate.games.tron.rules import State, Tron
 from purestate.heuristics.tron.chamber import chamber_counts
 from purestate.heuristics.tron.endgame import HALF
@@ -110,6 +110,7 @@ def linear_evaluation(weights: tuple[float, ...]) -> Any:
     if len(weights) != len(TERMS) + 1:
         raise ValueError(f"linear weights need {len(TERMS) + 1} numbers (bias + {TERMS})")
 
+    @made_for("tron")
     def evaluate(game: Game[Any, Any], state: State) -> float:
         g, v, known = connected(game, state)
         if v is None:

@@ -27,3 +27,16 @@ export function pageData() {
   const block = document.getElementById("page-data");
   return block ? JSON.parse(block.textContent) : {};
 }
+
+/** Let the SVG board just put into `box` scale with the window: as wide as the page allows and
+ * at most as high as the viewport (style.css reads the board's aspect ratio from --aspect). */
+export function fitBoard(box) {
+  const svg = box.querySelector("svg");
+  if (!svg || !svg.viewBox.baseVal) return;
+  const { width, height } = svg.viewBox.baseVal;
+  if (!width || !height) return;
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  box.style.setProperty("--aspect", String(width / height));
+  box.classList.add("fitted");
+}

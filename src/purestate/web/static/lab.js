@@ -1,6 +1,8 @@
 // The MENACE lab: start a lab through the API, then train it (server-sent events carry one
 // update per batch of games), step it one game at a time, or play against it by clicking.
-import { api } from "/static/common.js";
+// When the games asked for are played the page says so and offers more; against a person the
+// finished board stays until the next click.
+import { api, fitBoard } from "/static/common.js";
 import { Boxes } from "/static/boxes.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +13,8 @@ const boxes = new Boxes($("boxes"), $("filter"), $("stage"), $("used-only"), $("
 let lab = null;
 let events = null;
 let running = false;
+let person = false;
+let nextBoard = null; // the next game's board while the finished one is shown (person mode)
 
 function say(text) {
   message.textContent = text;
@@ -18,6 +22,8 @@ function say(text) {
 
 function showBoard(view) {
   $("board").innerHTML = view.svg;
+  fitBoard($("board"));
+  $("board-title").textContent = view.title;
   $("status").textContent = view.over ? `Game over: ${view.result}` :
     view.your_turn ? "Your move: click a square." : "MENACE is thinking…";
 }
@@ -32,16 +38,38 @@ function show(update) {
   boxes.highlight(update.drawn);
   $("refused").hidden = update.refused_at === null;
   if (update.last) {
-    const resigned = update.last.resigned === null ? "" : ` (seat ${update.last.resigned} resigned)`;
+    const seat = update.last.resigned;
+    const resigned = seat === null ? "" : ` (${lab.seat_names[seat]} resigned)`;
     $("last-game").textContent = `Game ${update.last.index + 1}: ${update.last.moves.join(" ")}` +
       ` · MENACE's ${update.last.result}${resigned}`;
   } else $("last-game").textContent = "";
-  if (update.board) showBoard(update.board);
+  $("games").dataset.target = String(update.target);
+  if (update.board && !nextBoard) showBoard(update.board);
   setRunning(update.running);
-  if (update.done) {
-    runButton.disabled = true;
-    $("step").disabled = true;
+  showDone(update);
+}
+
+// Train, One game and Top speed are off when the lab can play no more, and the page says why
+function showDone(update) {
+  const reached = update.done && update.refused_at === null;
+  const why = !update.done ? "" : reached
+    ? `the ${update.target} games asked for are played`
+    : "MENACE refuses to play: its first box is empty";
+  for (const id of ["run", "step", "top"]) {
+    $(id).disabled = person || update.done;
+    $(id).title = why;
   }
+  $("done-note").hidden = !reached;
+  if (reached) {
+    $("done-text").textContent = `Done: the ${update.target} games asked for are played.`;
+    $("more").hidden = person;
+    $("more-count").textContent = String(moreGames());
+    if (person) $("done-text").textContent += " Start a new lab to play more.";
+  }
+}
+
+function moreGames() {
+  return Math.max(1, Number(setup.elements.games.value || 1000));
 }
 
 function setRunning(on) {
@@ -58,6 +86,12 @@ function listen() {
 async function start() {
   const f = setup.elements;
   say("");
+  // the previous lab's stream ends when this one starts: closed first, so that the browser does
+  // not reconnect to a lab that is gone (a 404)
+  if (events) events.close();
+  events = null;
+  nextBoard = null;
+  $("next-game").hidden = true;
   const options = {};
   for (const name of ["preset", "beads", "incentives", "symmetric_moves", "empty"]) {
     options[name] = f[name].value;
@@ -72,10 +106,10 @@ async function start() {
       games: Number(f.games.value || 1000),
     });
     lab = view;
-    const person = view.opponent === "person";
+    person = view.opponent === "person";
+    // MENACE's seat named as the game names it ("first (X)")
+    [...f.seat.options].forEach((o, i) => { o.textContent = view.seat_names[i]; });
     $("person").hidden = !person;
-    runButton.disabled = person;
-    $("step").disabled = person;
     $("speed").disabled = person;
     $("save").disabled = person;
     boxes.build(view.boxes);
@@ -106,6 +140,19 @@ runButton.addEventListener("click", async () => {
   if (answer) setRunning(answer.running);
 });
 $("speed").addEventListener("change", () => control({ speed: Number($("speed").value) }));
+$("top").addEventListener("click", async () => {
+  $("speed").value = "0";
+  const answer = await control({ running: true, speed: 0 });
+  if (answer) setRunning(answer.running);
+});
+$("more").addEventListener("click", async () => {
+  if (!lab) return;
+  const now = Number($("games").dataset.value || 0);
+  const answer = await control({ games: now + moreGames() });
+  if (!answer) return;
+  say("");
+  show(await api("GET", `/api/menace/${lab.id}`));
+});
 $("step").addEventListener("click", async () => {
   if (!lab) return;
   try {
@@ -126,18 +173,33 @@ $("save").addEventListener("click", async () => {
     say(err.message);
   }
 });
+function nextGame() {
+  showBoard(nextBoard);
+  nextBoard = null;
+  $("next-game").hidden = true;
+}
+
+$("next-game").addEventListener("click", nextGame);
 $("board").addEventListener("click", async (event) => {
+  if (nextBoard) {
+    nextGame(); // the finished game stayed until this click: now the next one
+    return;
+  }
   const target = event.target.closest("[data-move], [data-illegal]");
   if (!target || !lab) return;
   say("");
   try {
     const update = await api("POST", `/api/menace/${lab.id}/move`,
       { move: target.dataset.move ?? target.dataset.illegal });
-    show(update);
     if (update.ended) {
-      const next = update.done ? "" : " A new game: your move.";
-      $("status").textContent = `Last game: ${update.ended.result}${next}`;
-    }
+      // the finished board stays, with the result, until the next click
+      nextBoard = update.done ? null : update.board;
+      show(update);
+      showBoard(update.ended);
+      const next = update.done ? "" : " Click the board (or Next game) for the next game.";
+      $("status").textContent = `Game over: ${update.ended.result}${next}`;
+      $("next-game").hidden = update.done;
+    } else show(update);
   } catch (err) {
     say(err.message);
   }

@@ -49,6 +49,14 @@ function go(ply) {
   status.textContent = `ply ${n}/${last} · ${played}${end}`;
   status.dataset.ply = String(n);
   [...moves.children].forEach((li, i) => li.classList.toggle("now", i === n - 1));
+  // the whole game is listed (one column, scrolled): keep the ply shown in view
+  const now = moves.children[n - 1];
+  if (now) {
+    const top = now.offsetTop - moves.offsetTop;
+    if (top < moves.scrollTop || top + now.offsetHeight > moves.scrollTop + moves.clientHeight) {
+      moves.scrollTop = top - moves.clientHeight / 2;
+    }
+  }
 }
 
 async function load() {

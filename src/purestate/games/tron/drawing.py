@@ -1,18 +1,23 @@
-"""Tron drawn as its grid: walls, barriers, trails and the two cycles' heads.
+"""Tron's pictures: the vector grid (``Tron.draw``) and the coloured terminal board
+(``Tron.coloured_board``), walls, barriers, trails and the two cycles' heads.
 
 A state knows which cells are occupied, not whose trail they are: given the game's earlier states
 (``history``) each trail takes its player's colour (``rules.trails``); without them trails are
 grey. The heads carry the players' colours. The four cells beside the head of the player to move
 carry ``data-move`` (U, D, L, R): a move into an obstacle is legal and loses, so it is clickable.
+The terminal board is ``render``'s text with each trail in its player's colour.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from purestate.drawing.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, text
-from purestate.games.tron.rules import State, Tron, trails
+from purestate.core.picture import HIGHLIGHT, INK, PLAYER_COLOURS, document, el, text
+from purestate.games.tron.rules import trails
+
+if TYPE_CHECKING:
+    from purestate.games.tron.rules import State, Tron
 
 MARGIN = 10
 MAX_SIDE = 560
@@ -72,3 +77,37 @@ def _status(game: Tron, state: State) -> str:
             return "draw"
         return f"player {1 if returns[0] > 0 else 2} won"
     return f"player {state.to_move + 1} to move"
+
+
+STYLES = ("bold blue", "bold red")
+"""The heads' terminal styles, player 1's and player 2's."""
+TRAIL_STYLES = ("blue", "red")
+
+
+def coloured_board(game: Tron, states: Sequence[State]) -> tuple[tuple[str, str], ...]:
+    """The last of ``states`` as ``render`` writes it, in (text, style) pieces: each cycle and
+    its trail (worked out from ``states``) in its player's colour, other trails dim."""
+    m = game.board
+    s = states[-1]
+    trail = trails(states)
+    pieces: list[tuple[str, str]] = []
+    for r in range(m.rows):
+        for c in range(m.cols):
+            i = r * m.cols + c
+            if i == s.head0:
+                pieces.append(("1", STYLES[0]))
+            elif i == s.head1:
+                pieces.append(("2", STYLES[1]))
+            elif m.walls >> i & 1:
+                pieces.append(("#", "white"))
+            elif trail[0] >> i & 1:
+                pieces.append(("x", TRAIL_STYLES[0]))
+            elif trail[1] >> i & 1:
+                pieces.append(("x", TRAIL_STYLES[1]))
+            elif s.blocked >> i & 1:
+                pieces.append(("x", "dim"))
+            else:
+                pieces.append((" ", ""))
+        pieces.append(("\n", ""))
+    pieces.append((game.render(s).splitlines()[-1], ""))
+    return tuple(pieces)

@@ -1,4 +1,8 @@
-"""The picture value ``svg()`` returns, and the small SVG-writing helpers the drawings share."""
+"""The picture value ``purestate.svg()`` returns, and the small SVG-writing helpers games' drawings
+share (``Drawn.draw``): elements, text, the document frame, the players' colours, X and O.
+
+In the core so that every game's module may draw itself without importing a layer above it.
+Pure: strings from values."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ HIGHLIGHT = "#ffe27a"
 """The last move's background."""
 ACTIVE = "#fff6d6"
 """Where the player to move may play (ultimate and Xtreme small boards)."""
+WIN = "#2e9e4f"
+"""The stroke through a winning line."""
 INK = "#222"
 PAPER = "#fbfaf5"
 TITLE_HEIGHT = 26
@@ -85,3 +91,38 @@ def document(width: float, height: float, body: str, title: str, game: str) -> s
         f'<rect width="{w}" height="{h}" fill="{PAPER}"/>{head}'
         f'<g transform="translate(0,{top})">{body}</g></svg>\n'
     )
+
+
+def cross(x: float, y: float, size: float, colour: str, width: float) -> str:
+    """An X filling the square of side ``size`` at (x, y), inset by a fifth."""
+    a, b = size * 0.2, size * 0.8
+    return el(
+        "path",
+        d=f"M{x + a},{y + a}L{x + b},{y + b}M{x + b},{y + a}L{x + a},{y + b}",
+        stroke=colour,
+        stroke_width=width,
+        stroke_linecap="round",
+        fill="none",
+    )
+
+
+def nought(x: float, y: float, size: float, colour: str, width: float) -> str:
+    """An O filling the square of side ``size`` at (x, y), inset by a fifth."""
+    return el(
+        "circle",
+        cx=x + size / 2,
+        cy=y + size / 2,
+        r=size * 0.3,
+        stroke=colour,
+        stroke_width=width,
+        fill="none",
+    )
+
+
+def winning_line(centres: list[tuple[float, float]], width: float, cells: str) -> str:
+    """A green stroke through the centres of a winning line's cells, over the marks but taking
+    no clicks; ``cells`` (the game's names for them) goes in ``data-cells`` for the browser."""
+    (x1, y1), (x2, y2) = centres[0], centres[-1]
+    return el("path", d=f"M{x1},{y1}L{x2},{y2}", stroke=WIN, stroke_width=width, opacity=0.6,
+              stroke_linecap="round", fill="none", pointer_events="none", class_="win",
+              data_cells=cells)  # fmt: skip
