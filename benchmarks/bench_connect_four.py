@@ -9,7 +9,11 @@ Run: ``PYTHONPATH=src python benchmarks/bench_connect_four.py [--seconds 2] [--r
    against pyspiel playing in place (one state, ``apply_action`` until the end, one shared
    ``random.Random``). The hook's contract seeds a fresh ``random.Random`` from each key
    (``keys.generator``); that seeding's own cost is printed beside it.
-3. The solver (``purestate.solve.connect_four.score``) over a seeded sample of positions with
+3. The ``decisive_playout`` hook (a random game in which a player who can win at once does; with
+   ``anti``, also avoiding a move that lets the opponent win at once), as ``mcts``'s decisive and
+   anti-decisive playouts call it, beside the generic playouts of ``agents.mcts`` stepping every
+   move through the public API (what a game without the hook gets).
+4. The solver (``purestate.solve.connect_four.score``) over a seeded sample of positions with
    at least 30 stones, each checked against the generic memoised minimax
    (``solve_exhaustive``, which knows nothing of connect four): median and worst time.
 
@@ -28,6 +32,7 @@ from functools import partial
 
 # the same loop shapes and clock as the tic-tac-toe figures (this folder is the script's path)
 from bench_tictactoe import BATCH, median_rate, ours_batch, pyspiel_batch, rate
+from purestate.agents.mcts import decisive_playout
 from purestate.core import keys
 from purestate.games.connect_four import ConnectFour, State
 from purestate.solve.connect_four import ConnectFourSolution, score
@@ -83,6 +88,12 @@ START = GAME.initial()
 ours_playouts = keyed(lambda k: GAME.playout(START, k))
 # what the playout contract spends before its first move: a seeded generator
 seeding_only = keyed(keys.generator)
+ours_decisive = keyed(lambda k: GAME.decisive_playout(START, k))
+ours_antidecisive = keyed(lambda k: GAME.decisive_playout(START, k, True))
+stepped_decisive = keyed(lambda k: decisive_playout(GAME, START, keys.generator(k).random, False))
+stepped_antidecisive = keyed(
+    lambda k: decisive_playout(GAME, START, keys.generator(k).random, True)
+)
 
 
 def late_positions(game: ConnectFour, stones: int, n: int, seed: int) -> list[State]:
@@ -137,6 +148,15 @@ def main() -> None:
         f"  the hook's seeding (keys.generator)   {1e6 / seeding:10.1f} us a game "
         f"of {1e6 / hook:.1f} us"
     )
+    print("decisive playouts on 7x6 (the hook beside the generic stepped ones)")
+    for label, fast, slow in (
+        ("decisive", ours_decisive, stepped_decisive),
+        ("anti-decisive", ours_antidecisive, stepped_antidecisive),
+    ):
+        hook, stepped, ratio = paired(fast, slow, args.seconds, args.repeats)
+        print(f"  {label + ' hook':<37} {hook:10,.0f} games/s  ({1e6 / hook:.1f} us a game)")
+        print(f"  {label + ' stepped (agents.mcts)':<37} {stepped:10,.0f} games/s")
+        print(f"  {'ratio':<37} {ratio:10.2f}x")
 
     game = ConnectFour()
     positions = late_positions(game, args.stones, args.positions, seed=2026)

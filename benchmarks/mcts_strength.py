@@ -1,6 +1,6 @@
 """MCTS strength: the default ``mcts`` in the matches issue 15 sets goals for, as one table.
 
-Run: ``PYTHONPATH=src python benchmarks/mcts_strength.py [--rows uttt-sims,uttt-time,ttt,xtreme]
+Run: ``PYTHONPATH=src python benchmarks/mcts_strength.py [--rows uttt-sims,uttt-time,c4-sims,...]
 [--games N] [--ours mcts] [--seed 0] [--log results.jsonl]``
 
 Rows (each prints W/D/L and the score, draws counted half, with its 95% Wilson interval):
@@ -10,6 +10,8 @@ Rows (each prints W/D/L and the score, draws counted half, with its 95% Wilson i
   ≥ 0.60 over ≥ 200 games). Needs ``purestate[openspiel]``; skipped without it.
 - ``uttt-time``: the same peer, ours on a CPU-time budget per move equal to the peer's CPU time
   per move (``--seconds``, or measured in ``uttt-sims``; goal ≥ 0.80).
+- ``c4-sims`` and ``c4-time``: the same two matches on connect four (7×6, OpenSpiel's
+  ``connect_four``; issue 22's goals: ≥ 0.60 over ≥ 400 games, ≥ 0.80 at equal CPU time).
 - ``ttt``: ours at 300 simulations vs ``random`` on tic-tac-toe, ``--ttt-games`` per seat (goal:
   no loss in 1,000 per seat); W/D/L per seat.
 - ``ttt-replies``: the second player's reply to each of the nine first moves, searched with
@@ -27,9 +29,9 @@ a budget (``thread_time`` would not count the peer's native code on another thre
 
 The peer plays OpenSpiel's own C++ game: the adapter keeps one state per engine and checks after
 every move that both agree on the legal moves' count and, at the end, on the result. Move ids are
-OpenSpiel's for tic-tac-toe; for ultimate tic-tac-toe ours are ``board * 9 + cell`` and OpenSpiel
-splits a free move into "choose board" and "cell", so its two actions become one of our moves and
-back.
+OpenSpiel's for tic-tac-toe and connect four; for ultimate tic-tac-toe ours are ``board * 9 +
+cell`` and OpenSpiel splits a free move into "choose board" and "cell", so its two actions become
+one of our moves and back.
 """
 
 from __future__ import annotations
@@ -46,8 +48,14 @@ from purestate.agents.timing import with_clock
 from purestate.core import keys
 from purestate.core.learning import wilson
 
-PEER_NAMES = {"tictactoe": "tic_tac_toe", "ultimate_tictactoe": "ultimate_tic_tac_toe"}
-ROWS = ("uttt-sims", "uttt-time", "ttt", "ttt-replies", "xtreme")
+PEER_NAMES = {
+    "tictactoe": "tic_tac_toe",
+    "ultimate_tictactoe": "ultimate_tic_tac_toe",
+    "connect_four": "connect_four",
+}
+# the rows against the peer: the game and the label of each row's prefix
+PEER_ROWS = {"uttt": ("ultimate_tictactoe", "UTTT"), "c4": ("connect_four", "connect four")}
+ROWS = ("uttt-sims", "uttt-time", "c4-sims", "c4-time", "ttt", "ttt-replies", "xtreme")
 PART = [0, 1]  # this process plays the games K, K + N, ... of those not yet logged (--part K/N)
 
 
@@ -218,7 +226,9 @@ def main() -> None:
     parser.add_argument("--ours", default="mcts", help="our agent's spec (no budget options)")
     parser.add_argument("--games", type=int, default=200, help="games per match (seats alternate)")
     parser.add_argument("--sims", type=int, default=1000, help="simulations each at equal count")
-    parser.add_argument("--seconds", type=float, default=0.0, help="uttt-time: CPU s per move")
+    parser.add_argument(
+        "--seconds", type=float, default=0.0, help="uttt-time, c4-time: CPU s per move"
+    )
     parser.add_argument("--ttt-games", type=int, default=1000, help="ttt: games per seat")
     parser.add_argument("--ttt-sims", type=int, default=300)
     parser.add_argument("--ttt-replies", type=int, default=100, help="ttt-replies: keys each")
@@ -245,29 +255,29 @@ def main() -> None:
     sep = "," if ":" in args.ours else ":"
     lines = ["| match | games | W / D / L | as first | as second | score (95% Wilson) |"]
     lines.append("| --- | --- | --- | --- | --- | --- |")
-    peer_seconds = args.seconds
-    name = "ultimate_tictactoe"
+    peer_seconds = {prefix: args.seconds for prefix in PEER_ROWS}
     for r in rows:
-        if r in ("uttt-sims", "uttt-time") and not has_peer:
+        prefix, _, kind = r.partition("-")
+        if prefix in PEER_ROWS and not has_peer:
             lines.append(f"| {r} | skipped: needs purestate[openspiel] | | | | |")
             continue
-        if r == "uttt-sims":
-            spec = f"{args.ours}{sep}simulations={args.sims}"
+        if prefix in PEER_ROWS:
+            name, title = PEER_ROWS[prefix]
+            if kind == "sims":
+                spec = f"{args.ours}{sep}simulations={args.sims}"
+            elif not peer_seconds[prefix]:
+                parser.error(f"{r} needs --seconds or the {prefix}-sims row first")
+            else:
+                spec = f"{args.ours}{sep}simulations=0,seconds={peer_seconds[prefix]}"
             jobs = [("peer", (name, spec, args.sims, args.seed, i)) for i in range(args.games)]
             res = _play(r, jobs, args.jobs, args.log)
+            lines.append(row(f"{title} `{spec}` vs peer {args.sims} sims", res))
             per = sum(x["peer_time"] for x in res) / max(1, sum(x["peer_moves"] for x in res))
             mine = sum(x["ours_time"] for x in res) / max(1, sum(x["ours_moves"] for x in res))
-            peer_seconds = peer_seconds or round(per, 3)
-            label = f"UTTT `{spec}` vs peer {args.sims} sims"
-            lines.append(row(label, res))
+            if kind == "sims":
+                peer_seconds[prefix] = peer_seconds[prefix] or round(per, 3)
+            print(lines[-1], flush=True)
             lines.append(f"| (CPU s per move: ours {mine:.3f}, peer {per:.3f}) | | | | | |")
-        elif r == "uttt-time":
-            if not peer_seconds:
-                parser.error("uttt-time needs --seconds or the uttt-sims row first")
-            spec = f"{args.ours}{sep}simulations=0,seconds={peer_seconds}"
-            jobs = [("peer", (name, spec, args.sims, args.seed, i)) for i in range(args.games)]
-            res = _play(r, jobs, args.jobs, args.log)
-            lines.append(row(f"UTTT `{spec}` vs peer {args.sims} sims", res))
         elif r == "ttt":
             spec = f"{args.ours}{sep}simulations={args.ttt_sims}"
             jobs = [

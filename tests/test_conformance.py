@@ -14,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import purestate
+from purestate.agents.mcts import decisive_playout
 from purestate.core import keys
 from purestate.core.agent import check_game
 from purestate.core.game import Game, IllegalMove
 from purestate.core.hooks import (
     coloured_board_of,
+    decisive_playout_of,
     draw_of,
     num_move_ids_of,
     observation_of,
@@ -243,6 +245,21 @@ def test_playout_plays_the_random_game_of_its_key(hooked_game: Game[Any, Any]) -
             t = game.step(t, moves[int(rand() * len(moves))])
         assert playout(s, k) == game.returns(t)
         assert playout(s, k) == playout(s, k)
+
+
+@pytest.mark.with_hook.with_args(decisive_playout_of)
+def test_decisive_playout_plays_the_decisive_game_of_its_key(hooked_game: Game[Any, Any]) -> None:
+    game = hooked_game
+    playout = decisive_playout_of(game)
+    assert playout is not None
+    for n, s in enumerate(_states(game, 4, 600)):
+        k = keys.fold_in(keys.key(601), n)
+        # the game the contract names: an immediate win when there is one, else the key's draw
+        # (with ``anti``: from there on, the first move that does not let the opponent win)
+        for anti in (False, True):
+            end = decisive_playout(game, s, keys.generator(k).random, anti)
+            assert playout(s, k, anti) == game.returns(end)
+            assert playout(s, k, anti) == playout(s, k, anti)
 
 
 @pytest.mark.with_hook.with_args(score_of)

@@ -12,6 +12,7 @@ import pytest
 from tests.moves import play_moves
 
 import purestate
+from purestate.agents.mcts import decisive_playout
 from purestate.core import keys
 from purestate.core.game import IllegalMove, ParseError
 from purestate.core.record import Record, from_text, to_text
@@ -211,27 +212,60 @@ def test_decode_reads_every_position_of_random_games() -> None:
                 s = game.step(s, rng.choice(game.legal(s)))
 
 
-@pytest.mark.parametrize(
+SIZES = pytest.mark.parametrize(
     "game",
     [ConnectFour(), ConnectFour(4, 4, 3), ConnectFour(5, 4, 5), ConnectFour(9, 9, 9)],
     ids=["7x6", "4x4-connect3", "5x4-connect5", "9x9-connect9"],
 )
-def test_playout_is_the_random_game_its_key_draws(game: ConnectFour) -> None:
-    # both of the hook's loops (lines of 3-4 written out, longer lines by the general test) and
-    # its first plies without a line test, from positions at every stage of a game
-    rng = random.Random(8)
+
+
+def positions_with_keys(game: ConnectFour, seed: int) -> list[tuple[State, keys.Key]]:
+    """300 positions from every stage of seeded random games, each with its own key."""
+    rng, found = random.Random(seed), []
     for i in range(300):
         s = game.initial()
         for _ in range(rng.randrange(game.board.cells)):
             if game.is_over(s):
                 break
             s = game.step(s, rng.choice(game.legal(s)))
-        k = keys.fold_in(keys.key(3), i)
+        found.append((s, keys.fold_in(keys.key(seed), i)))
+    return found
+
+
+@SIZES
+def test_playout_is_the_random_game_its_key_draws(game: ConnectFour) -> None:
+    # both of the hook's loops (lines of 3-4 written out, longer lines by the general test) and
+    # its first plies without a line test, from positions at every stage of a game
+    for s, k in positions_with_keys(game, 8):
         draw, end = keys.generator(k).random, s
         while not game.is_over(end):
             moves = game.legal(end)
             end = game.step(end, moves[int(draw() * len(moves))])
         assert game.playout(s, k) == game.returns(end)
+
+
+@SIZES
+def test_decisive_playout_is_the_decisive_game_its_key_draws(game: ConnectFour) -> None:
+    # both threat tests (four in a row written out, other lengths by the loop) and the first
+    # plies without one, with and without anti-decisive moves
+    for s, k in positions_with_keys(game, 9):
+        for anti in (False, True):
+            end = decisive_playout(game, s, keys.generator(k).random, anti)
+            assert game.decisive_playout(s, k, anti) == game.returns(end)
+
+
+def test_a_decisive_playout_takes_a_win_and_lets_the_opponent_take_theirs() -> None:
+    game = ConnectFour()
+    # X to move with three in a row on the bottom, open at both ends: X wins whatever the key
+    x_wins = after("273747")  # X in columns 2-4 on the bottom, O's three in column 7
+    assert game.to_move(x_wins) == 0
+    assert all(game.decisive_playout(x_wins, keys.key(i)) == (1.0, -1.0) for i in range(50))
+    # O to move cannot win at once, X threatens two cells: O blocks one at most, X takes the other
+    o_to_move = after("22334")  # X in columns 2-4 on the bottom, O's two on top of 2 and 3
+    assert game.to_move(o_to_move) == 1
+    assert all(game.decisive_playout(o_to_move, keys.key(i)) == (1.0, -1.0) for i in range(50))
+    # and random playouts from there do not always see it
+    assert {game.playout(o_to_move, keys.key(i)) for i in range(50)} != {(1.0, -1.0)}
 
 
 # -- the solver --------------------------------------------------------------------------

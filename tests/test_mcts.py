@@ -145,6 +145,30 @@ def test_decisive_playouts_play_well(playout: str) -> None:
     assert a.act(TTT, a.initial_table(TTT, 1), play_moves(TTT, [0, 4, 1]), keys.key(0)).move == 2
 
 
+def test_decisive_playouts_run_the_games_decisive_kernel() -> None:
+    from purestate.games.connect_four import ConnectFour
+
+    calls: list[bool] = []
+
+    class Counted(ConnectFour):
+        def decisive_playout(
+            self, state: Any, key: keys.Key, anti: bool = False
+        ) -> tuple[float, float]:
+            calls.append(anti)
+            return super().decisive_playout(state, key, anti)
+
+    game = Counted()
+    for playout, anti in (("auto", True), ("decisive", False), ("antidecisive", True)):
+        calls.clear()
+        a = purestate.agent(f"mcts:simulations=100,playout={playout}")
+        a.act(game, a.initial_table(game, 0), game.initial(), keys.key(0))
+        assert calls and set(calls) == {anti}
+    calls.clear()
+    a = purestate.agent("mcts:simulations=100,playout=random")
+    a.act(game, a.initial_table(game, 0), game.initial(), keys.key(0))
+    assert not calls
+
+
 def test_heavy_playouts_and_progressive_bias_use_the_injected_scores() -> None:
     heavy = MCTS(simulations=300, playout="heavy", scorer=centre_and_corners)
     assert heavy.spec == "mcts:simulations=300,playout=heavy"
@@ -276,7 +300,7 @@ def test_solver_proves_a_fork_lost_with_one_simulation_per_move() -> None:
     assert old.simulations > tree.simulations
 
 
-def test_auto_playouts_use_the_games_kernel_else_decisive_playouts() -> None:
+def test_auto_playouts_follow_the_games_kernels() -> None:
     def stats(spec: str, game: Any, s: Any) -> list[tuple[Any, int, float]]:
         a = purestate.agent(spec)
         tree = a.act(game, Tree(), s, keys.key(4)).table
@@ -293,6 +317,12 @@ def test_auto_playouts_use_the_games_kernel_else_decisive_playouts() -> None:
     assert stats("mcts:simulations=200", TTT, s) != stats(
         "mcts:simulations=200,playout=random", TTT, s
     )
+    # a game with both kernels (connect four): auto is its decisive one, anti-decisive
+    c4 = purestate.make("connect_four")
+    auto = stats("mcts:simulations=200", c4, c4.initial())
+    assert auto == stats("mcts:simulations=200,playout=antidecisive", c4, c4.initial())
+    for other in ("random", "decisive"):
+        assert auto != stats(f"mcts:simulations=200,playout={other}", c4, c4.initial())
 
 
 def test_classic_spec_spells_out_the_old_defaults() -> None:

@@ -13,11 +13,13 @@
   steps every move once and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
-- **Playouts**: ``auto`` (the default: the game's own fast ``playout(state, key)`` when it has one,
-  else decisive playouts), uniform random (through that kernel when there is one), with decisive
-  moves (play an immediate win) or decisive and anti-decisive moves (also
-  avoid moves that let the opponent win at once), or heavy (moves drawn in proportion to injected
-  per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the same scores.
+- **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
+  ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
+  key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
+  immediate win) or decisive and anti-decisive moves (also avoid moves that let the opponent win
+  at once), both through the game's decisive kernel when it has one, or heavy (moves drawn in
+  proportion to injected per-move scores). Optional progressive bias ``bias·h/(n+1)`` from the
+  same scores.
 - **Tree reuse.** The tree is the agent's table: ``act`` finds the current position among the
   descendants of the previous root (following the actual moves, bonus moves included), copies
   that subtree, searches the copy and returns it as ``Decision(move, table=tree)``. The table
@@ -26,7 +28,7 @@
   proven loss.
 
 The hot loop runs on local values and one local ``random.Random`` per ``act`` from
-``keys.generator``; simulation ``i`` of a game's own playout uses ``fold_in(key, i)``.
+``keys.generator``; simulation ``i`` of a game's own playout kernel uses ``fold_in(key, i)``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.game import Game, require_game
-from purestate.core.hooks import playout_of
+from purestate.core.hooks import decisive_playout_of, playout_of
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -178,10 +180,10 @@ class MCTS:
         seconds: Time per move (0 = none); needs the clock the shell injects.
         c: The exploration constant on rewards in [0, 1].
         solver: Prove wins, losses and draws and stop when the root is proven.
-        playout: ``auto`` (the game's own fast random playout if it has one, else
-            ``decisive``), ``random``, ``decisive`` (play an immediate win), ``antidecisive``
-            (also avoid giving the opponent an immediate win), or ``heavy`` (moves drawn in
-            proportion to ``scores``).
+        playout: ``auto`` (``antidecisive`` through the game's fast decisive playout if it has
+            one, else its fast random playout if it has that, else ``decisive``), ``random``,
+            ``decisive`` (play an immediate win), ``antidecisive`` (also avoid giving the
+            opponent an immediate win), or ``heavy`` (moves drawn in proportion to ``scores``).
         scores: The name of registered per-move scores (``heavy`` playouts, ``bias``).
         bias: Progressive-bias weight: ``bias·h/(n+1)`` with ``h`` the move's score divided by the
             best score at that node (0 = off).
@@ -352,14 +354,23 @@ def _run(
     scorer = agent.scorer()
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
-    fast_playout = playout_of(game)
+    fast_decisive = decisive_playout_of(game)
+    fast_random = playout_of(game)
     mode = agent.playout
     if mode == "auto":
-        # a game's own kernel buys more simulations than decisive checks in Python gain
-        mode = "random" if fast_playout is not None else "decisive"
+        # With the game's decisive kernel anti-decisive playouts cost little and win the most;
+        # without it, stepping every reply in Python costs b² steps a ply, and the game's random
+        # kernel buys more simulations than decisive checks gain.
+        if fast_decisive is not None:
+            mode = "antidecisive"
+        else:
+            mode = "random" if fast_random is not None else "decisive"
     eager = agent.decisive and solver
+    anti = mode == "antidecisive"
     if mode != "random":
-        fast_playout = None
+        fast_random = None
+    if mode not in ("decisive", "antidecisive"):
+        fast_decisive = None
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
@@ -400,8 +411,10 @@ def _run(
 
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
-        if fast_playout is not None:
-            return unit_reward(fast_playout(s, keys.fold_in(k_playout, i))[0])
+        if fast_random is not None:
+            return unit_reward(fast_random(s, keys.fold_in(k_playout, i))[0])
+        if fast_decisive is not None:
+            return unit_reward(fast_decisive(s, keys.fold_in(k_playout, i), anti)[0])
         if mode == "random":
             while not is_over(s):
                 ms = legal(s)
@@ -423,7 +436,7 @@ def _run(
                 else:
                     s = step(s, ms[int(rand() * len(ms))])
         else:
-            s = _decisive_playout(game, s, rand, mode == "antidecisive")
+            s = decisive_playout(game, s, rand, anti)
         return unit_reward(returns(s)[0])
 
     if root.player >= 0 and not root.untried and not root.children:
@@ -506,9 +519,15 @@ def _scaled_score(game: Game[Any, Any], scorer: MoveScores, state: Any, move: An
     return scores[moves.index(move)] / top
 
 
-def _decisive_playout(game: Game[Any, Any], s: Any, rand: Callable[[], float], anti: bool) -> Any:
+def decisive_playout(game: Game[Any, Any], s: Any, rand: Callable[[], float], anti: bool) -> Any:
     """A random playout that plays an immediate win when there is one and, with ``anti``, avoids
-    moves after which the opponent wins at once. Returns the terminal state."""
+    moves after which the opponent wins at once. Returns the terminal state.
+
+    Each ply: the first move of ``legal(s)`` that ends the game with the mover's return above 0;
+    otherwise ``legal(s)[int(rand() * len(legal(s)))]`` (with ``anti``, the first move from there
+    on, cyclically, after which the opponent cannot win at once, if any). A game's
+    ``decisive_playout`` hook is this game without ``anti``, drawn from its key's generator.
+    """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
     while not is_over(s):

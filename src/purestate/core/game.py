@@ -392,3 +392,28 @@ def made_for(*games: str) -> Callable[[EvaluationT], EvaluationT]:
         return fn
 
     return declare
+
+
+# -- the decisive playout hook (an optional hook like those above; kept here at the end) ------
+
+
+class DecisivePlayout(Protocol):
+    """A game with a fast decisive random game to the end (MCTS rollouts: ``mcts:playout=auto``,
+    ``decisive`` and ``antidecisive``)."""
+
+    def decisive_playout(self, state: Any, key: int, anti: bool = False) -> tuple[float, float]:
+        """The returns at the end of a random game from ``state`` in which a player who can win at
+        once does (and, with ``anti``, a player who can avoid letting the opponent win at once
+        does).
+
+        Called by Monte Carlo search for every rollout, from any state (a finished one gives
+        ``returns(state)``). Each ply: if a move of ``legal(s)`` ends the game with the mover's
+        return above 0, the first such move is played; otherwise the move ``legal(s)[i]`` with
+        ``i = int(r * len(legal(s)))`` and ``r`` the next draw of ``keys.generator(key).random``
+        (a draw only on plies with no winning move), or with ``anti`` the first move from ``i``
+        on, cyclically, after which the opponent cannot end the game at once with their return
+        above 0 (``legal(s)[i]`` when every move lets them). Must return what ``returns`` gives at
+        the end of that game, the one ``agents.mcts.decisive_playout`` plays with the same draws;
+        pure: the same state, key and ``anti`` give the same returns.
+        """
+        ...

@@ -230,3 +230,15 @@ def to_array_of(solution: Any) -> Callable[[], Any] | None:
     """The solution's one-array form (``ArraySolution``), or None."""
     found: Callable[[], Any] | None = _method(solution, "to_array")
     return found
+
+
+# -- the decisive playout hook (declared at the end of core/game.py) ------------------------------
+
+
+DecisivePlayoutFn = Callable[[Any, int, bool], tuple[float, float]]
+
+
+def decisive_playout_of(game: Any) -> DecisivePlayoutFn | None:
+    """The game's fast decisive random game to the end (``DecisivePlayout``), or None."""
+    found: DecisivePlayoutFn | None = _method(game, "decisive_playout")
+    return found

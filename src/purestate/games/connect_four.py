@@ -101,6 +101,11 @@ class Board:
         legal: ``legal[mask & tops]`` is the tuple of columns not full, in increasing order.
         shifts: One tuple of shifts per direction: ``m = b``, then ``m &= m >> s`` for each ``s``,
             leaves a bit set iff ``b`` has ``connect`` in a row in that direction.
+        has_line: Whether the stones it is given hold ``connect`` in a row.
+        bottoms: Every column's bottom bit: ``(mask + bottoms) & full`` is the cells a move can
+            fill.
+        threats: The cells (any bits, filled or not) that would complete ``connect`` in a row of
+            the stones it is given: ``threats(mine) & playable`` is the mover's winning moves.
     """
 
     def __init__(self, columns: int, rows: int, connect: int) -> None:
@@ -125,8 +130,14 @@ class Board:
         self.shifts = tuple(
             tuple(s * d for s in steps) for d in (1, self.stride, rows, self.stride + 1)
         )
+        # the first shift of each direction is the direction's step (runs start at 1)
         self.has_line: Callable[[int], bool] = _line_test(self.shifts)
         """Whether the stones it is given hold ``connect`` in a row."""
+        self.bottoms = sum(self.bottom)
+        """Every column's bottom bit: ``(mask + bottoms) & full`` is the cells a move can fill."""
+        self.threats: Callable[[int], int] = _threat_test(tuple(d[0] for d in self.shifts), connect)
+        """The cells (any bits, filled or not) that would complete ``connect`` in a row of the
+        stones it is given: ``threats(mine) & playable`` is the mover's winning moves."""
 
     def column_of(self, b: int, c: int) -> int:
         """Column c of ``b`` moved down to column 0's bits."""
@@ -175,6 +186,56 @@ def _line_test(shifts: tuple[tuple[int, ...], ...]) -> Callable[[int], bool]:
         return bool(m & m >> d2)
 
     return short
+
+
+def _threat_test(directions: tuple[int, ...], connect: int) -> Callable[[int], int]:
+    """The threat test for the steps ``directions`` (up, across and the two diagonals): a cell
+    completes a line when the ``j`` cells before it and the ``connect - 1 - j`` after it along a
+    direction are the player's, for some ``j``. Straight-line code for four in a row (the usual
+    game; the decisive playout runs it every ply), a loop for other lengths. The spare bit above
+    each column is never a stone, so no line wraps from one column into the next."""
+    up, across, down, rise = directions
+    if connect != 4:
+        last = connect - 1
+
+        def general(p: int) -> int:
+            found = 0
+            for d in directions:
+                before, after = [-1], [-1]  # before[j]: the j cells before are p's
+                for j in range(1, connect):
+                    before.append(before[-1] & p << j * d)
+                    after.append(after[-1] & p >> j * d)
+                for j in range(connect):
+                    found |= before[j] & after[last - j]
+            return found
+
+        return general
+
+    a, a2, a3 = across, 2 * across, 3 * across
+    d, d2, d3 = down, 2 * down, 3 * down
+    r, r2, r3 = rise, 2 * rise, 3 * rise
+
+    def four(p: int) -> int:
+        # upwards only the three cells below can complete a line (nothing stands on a hole);
+        # each other direction: 3 before, 2 before and 1 after, 1 before and 2 after, 3 after
+        # (written out: the decisive playout's cost is mostly this)
+        b1 = p << a
+        b2 = b1 & p << a2
+        f1 = p >> a
+        f2 = f1 & p >> a2
+        found = b2 & (p << a3 | f1) | f2 & (b1 | p >> a3) | p << up & p << 2 * up & p << 3 * up
+        b1 = p << d
+        b2 = b1 & p << d2
+        f1 = p >> d
+        f2 = f1 & p >> d2
+        found |= b2 & (p << d3 | f1) | f2 & (b1 | p >> d3)
+        b1 = p << r
+        b2 = b1 & p << r2
+        f1 = p >> r
+        f2 = f1 & p >> r2
+        return found | b2 & (p << r3 | f1) | f2 & (b1 | p >> r3)
+
+    return four
 
 
 @memo(size=None, why="one entry per board size and line length: at most 6 × 6 × 7 of them")
@@ -450,6 +511,55 @@ class ConnectFour:
             elif has_line(mine):
                 break
             mine, theirs = theirs, mine
+            mover ^= 1
+        return (1.0, -1.0) if mover == 0 else (-1.0, 1.0)
+
+    def decisive_playout(
+        self, state: State, key: keys.Key, anti: bool = False
+    ) -> tuple[float, float]:
+        """The returns at the end of a random game from ``state`` in which a player who can line
+        up ``connect`` at once does (MCTS's decisive rollouts, ``DecisivePlayout``).
+
+        Each ply the mover wins if a playable cell completes one of their lines; otherwise they
+        play ``legal(s)[i]`` with ``i = int(r * len(legal(s)))``, ``r`` drawn in turn from
+        ``keys.generator(key).random``, or with ``anti`` the first column from ``i`` on
+        (cyclically) after which the opponent cannot win at once, if there is one. A random move
+        then never wins, so no line test runs: each player's winning cells (the threat test) are
+        worked out again only when their stones change, on local ints with no state objects.
+        """
+        if self.is_over(state):
+            return self.returns(state)
+        legal, tops, bottom, column_mask = self._legal, self._tops, self._bottom, self._column_mask
+        full, bottoms, threats = self._full, self._board.bottoms, self._board.threats
+        rnd = keys.generator(key).random
+        mover = state.to_move
+        mine, theirs = (state.x, state.o) if mover == 0 else (state.o, state.x)
+        mask = mine | theirs
+        # nobody can win at once before holding ``connect - 1`` stones: no threat test until then
+        k = self.connect - 1
+        wins = threats(mine) if mine.bit_count() >= k else 0
+        losses = threats(theirs) if theirs.bit_count() >= k else 0
+        while True:
+            moves = legal[mask & tops]
+            if not moves:
+                return (0.0, 0.0)
+            if wins & (mask + bottoms) & full:
+                break
+            n = len(moves)
+            i = int(rnd() * n)
+            bit = (mask + bottom[moves[i]]) & column_mask[moves[i]]
+            if anti and losses & ((mask | bit) + bottoms) & full:
+                for j in range(1, n):
+                    c = moves[(i + j) % n]
+                    b = (mask + bottom[c]) & column_mask[c]
+                    if not losses & ((mask | b) + bottoms) & full:
+                        bit = b
+                        break
+            mask |= bit
+            mine |= bit
+            if wins or mine.bit_count() >= k:
+                wins = threats(mine)
+            mine, theirs, wins, losses = theirs, mine, losses, wins
             mover ^= 1
         return (1.0, -1.0) if mover == 0 else (-1.0, 1.0)
 
