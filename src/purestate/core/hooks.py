@@ -1,7 +1,7 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
-The hooks are declared as small protocols beside the ones they extend: ``Playout``, ``Scored``,
-``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``,
+The hooks are declared as small protocols beside the ones they extend: ``Playout``,
+``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``,
 ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside ``Game``
 (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``,
 ``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent``
