@@ -205,3 +205,14 @@ def test_games_lists_the_openspiel_games_the_bridge_plays() -> None:
         assert game.legal(game.initial())
     plain = CliRunner().invoke(app, ["games"], env={"COLUMNS": "200"})
     assert "purestate games --openspiel" in plain.output
+
+
+def test_the_command_line_starts_without_matplotlib() -> None:
+    # pyplot costs about half a second of every command's start; only drawing commands load it
+    import subprocess
+    import sys
+
+    code = "import sys, purestate.cli; print('matplotlib' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -10,6 +10,7 @@ from purestate.core.game import Game
 from purestate.drawing import svg
 from purestate.games.tron.rules import Tron
 from purestate.io.files import FileFormatError, write_atomic
+from purestate.io.plots import pyplot
 from purestate.io.tron import save_picture
 
 GIF_FPS = 2
@@ -59,10 +60,7 @@ def save_gif(
     if isinstance(game, Tron):
         save_picture(path, game, states, moves, players)  # its own title: winner, moves
         return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()  # before the other matplotlib modules: it chooses the backend
     from matplotlib import animation
 
     boards = [game.render(s) for s in states]

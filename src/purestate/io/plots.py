@@ -7,14 +7,25 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import matplotlib
 
 from purestate.core.learning import wilson
 from purestate.core.spec import format_spec
 from purestate.io.files import open_atomic
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend (files, no screen), imported on first use.
+
+    Importing pyplot takes about half a second, which every command paid at start-up when it
+    was imported with this module; only the commands that draw pay it now.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
 
 _RATES = (("wins", "tab:green"), ("draws", "tab:blue"), ("losses", "tab:red"))
 
@@ -126,7 +137,7 @@ def learning_curve(
     block = summary["block"]
     optimal = bool(blocks) and "learner_moves" in blocks[0]
     panels = 1 + optimal + beads
-    fig, axes = plt.subplots(panels, 1, figsize=(8, 2.2 + 2.6 * panels), squeeze=False)
+    fig, axes = pyplot().subplots(panels, 1, figsize=(8, 2.2 + 2.6 * panels), squeeze=False)
     axs = list(axes[:, 0])
     xs = block_ends(summary["games"], block)
     xlabel = f"games played (each point ends a block of {block} games)"
@@ -191,7 +202,7 @@ def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> 
         aggregate: As returned by ``purestate.experiments.sweep.aggregate``.
         title: The figure title (``sweep_title``).
     """
-    fig, axes = plt.subplots(1, 3, figsize=(14, 5), sharey=True)
+    fig, axes = pyplot().subplots(1, 3, figsize=(14, 5), sharey=True)
     for ax, name in zip(axes, ("wins", "draws", "losses"), strict=True):
         for a in aggregate:
             xs = block_ends(a["games"], a["block"])[: len(a["blocks"])]
@@ -219,12 +230,12 @@ def _save(fig: Any, path: Path, tight: bool = True) -> None:
         fig.tight_layout()
     with open_atomic(path, binary=True) as f:
         fig.savefig(f, format="png", dpi=100)
-    plt.close(fig)
+    pyplot().close(fig)
 
 
 def close_all() -> None:
     """Release every open figure (for long-running shells)."""
-    plt.close("all")
+    pyplot().close("all")
 
 
 __all__: Any = [

@@ -33,6 +33,7 @@ from purestate.io.files import (
     write_atomic,
     write_json,
 )
+from purestate.io.plots import pyplot
 
 WEIGHTS_FORMAT = "purestate.tron-linear/1"
 
@@ -212,10 +213,7 @@ def save_picture(
     Raises:
         FileFormatError: if the file cannot be written.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()  # before the other matplotlib modules: it chooses the backend
     from matplotlib import animation
     from matplotlib.colors import ListedColormap
     from matplotlib.lines import Line2D
