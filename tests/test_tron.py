@@ -501,7 +501,8 @@ def test_run_prints_the_gamerunner_lines_with_both_spellings() -> None:
     a = _cli("tron", "run", "-bots", "greedy", "random", "-map", "small_room", "-multi_test", "6",
              "-no_image", "--seed", "4")  # fmt: skip
     assert a.exit_code == 0, a.output
-    assert "out of 6 times" in a.output and "Player 1 won" in a.output
+    assert "out of 6 times" in a.output and "First (blue) won" in a.output
+    assert "first (blue) = tron_greedy:" in a.output and "layer 1" not in a.output
     assert "95% CI" in a.output and "first mover won" in a.output
     b = _cli("tron", "run", "--bots", "greedy", "random", "--map", "small_room", "--multi-test",
              "6", "--no-image", "--seed", "4")  # fmt: skip

@@ -50,7 +50,7 @@ class Setup:
         map: A shipped map's name or a ``Map`` value.
         rules: ``alternating`` or ``simultaneous``.
         start: ``map`` or ``mirror``.
-        bots: The agent specs of player 1 (seat 0) and player 2 (seat 1).
+        bots: The agent specs of the first seat (blue, 0) and the second (red, 1).
         weights: Weights for ``eval=linear`` bots (None: the shipped weights).
         seed: The series' seed.
         clock: The clock of bots with a ``seconds`` budget (init argument ``clock``), injected
@@ -73,9 +73,9 @@ class GameResult:
 
     Attributes:
         index: The game's number in the series.
-        first_player: Who moved first (0 = player 1).
+        first_player: Who moved first (0: the first seat).
         start_seed: The start seed of a ``mirror`` start.
-        winner: 0 (player 1), 1 (player 2) or None (a draw).
+        winner: 0 (the first seat), 1 (the second) or None (a draw).
         moves: The moves, one letter each.
     """
 
