@@ -522,6 +522,21 @@ def test_run_json_is_the_same_for_any_number_of_jobs() -> None:
     assert low <= one["player1_win_rate"] <= high
 
 
+def test_run_names_the_bots_by_their_canonical_specs_as_records_do(tmp_path: Any) -> None:
+    # typed with the options in another order: named as the agent writes its spec, everywhere
+    typed = "alphabeta:eval=voronoi,depth=1"
+    args = ["tron", "run", "--bots", typed, "wall", "--map", "small_room", "--no-image",
+            "--seed", "2"]  # fmt: skip
+    canonical = purestate.agent(typed).spec
+    assert canonical != typed
+    summary = json.loads(_cli(*args, "--json").output)
+    assert summary["bots"] == [canonical, "tron_wall"]
+    text = _cli(*args, "--out", str(tmp_path / "r")).output
+    assert f"first (blue) = {canonical}:" in text and typed not in text
+    [record] = [json.loads(line) for line in (tmp_path / "r" / "games.jsonl").open()]
+    assert record["players"] == summary["bots"]
+
+
 def test_run_draws_a_game_and_saves_pictures(tmp_path: Any) -> None:
     r = _cli("tron", "run", "--bots", "random", "random", "--map", "small_room", "--seed", "1",
              "--save", str(tmp_path / "g.png"), "--delay", "0")  # fmt: skip

@@ -21,7 +21,7 @@ from purestate.agents.tron_bots import with_linear_weights
 from purestate.core.episode import Episode, play
 from purestate.core.keys import Key, bits, fold_in, key, split
 from purestate.core.memo import memo
-from purestate.core.registry import agent
+from purestate.core.registry import agent, agent_spec
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS, features, terms
@@ -38,8 +38,11 @@ BOT_ALIASES: dict[str, str] = {
 
 
 def bot_spec(name: str) -> str:
-    """The agent spec of a bot name (a CS1410 alias or a spec string)."""
-    return BOT_ALIASES.get(name, name)
+    """The agent spec of a bot name (a CS1410 alias or a spec string) as the agent writes it
+    (``rules`` for ``rules:p=0.7``), so records and summaries name it as every other command
+    does; a name that is no agent comes back as it is, for the caller to refuse."""
+    spec: str = agent_spec(BOT_ALIASES.get(name, name))
+    return spec
 
 
 @frozen
