@@ -191,7 +191,7 @@ def test_resume_takes_the_settings_the_run_was_started_with(tmp_path: Path) -> N
     # started with settings other than the defaults, then resumed naming only the folder:
     # the same files as the run played in one go
     # (written as people write them, not as the library spells them: "menace" is
-    # menace:preset=michie, "rules:p=0.7" is rules; the summary names them as written)
+    # menace:preset=michie, "rules:p=0.7" is rules; run.json keeps them as written)
     settings = ["--agent", "menace", "--opponent", "rules:p=0.7", "--seat", "second",
                 "--seed", "7", "--game", "tictactoe", "--no-plot"]  # fmt: skip
     whole, part = tmp_path / "whole", tmp_path / "part"

@@ -24,7 +24,7 @@ from purestate.cli.common import (
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.history import upgrade
 from purestate.core.learning import wilson
-from purestate.core.registry import agent, make_spec, spec_then
+from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
@@ -73,10 +73,7 @@ _IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
 def _spec_today(text: Any) -> Any:
     """A saved agent spec as that agent writes it today (``qlearning:preset=seed`` is now
     ``qlearning_notebook``, ``seedbot`` is ``xtreme2019``); anything else as it is."""
-    try:
-        return agent(str(text)).spec
-    except SpecError:
-        return text
+    return agent_spec(text)
 
 
 def _game_today(text: Any) -> Any:
@@ -136,11 +133,7 @@ def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int)
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
     ``seat`` (None: a table both seats share)."""
     loaded = load_table(path, game, who, follow=False)  # the run folder's own table
-    try:
-        saved_by = agent(loaded.agent).spec
-    except SpecError:
-        saved_by = loaded.agent
-    if saved_by != who.spec:
+    if agent_spec(loaded.agent) != who.spec:
         raise FileFormatError(f"{path}: a table of {loaded.agent!r}, not of {who.spec!r}")
     if seat is not None and loaded.seat != seat:
         raise FileFormatError(f"{path}: a table for the {SEATS[loaded.seat]} player")

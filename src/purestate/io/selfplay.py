@@ -66,13 +66,13 @@ def check_run_format(path: Path, saved: dict[str, Any]) -> None:
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
     """The run's ``run.json`` without its game count: what a resumed run must match. Its format,
     ``RUN_FORMAT`` (``core.history``: what an older one meant, and how it is read today)."""
-    learner, opp = run.agents()
+    learner, opponent = run.specs()
     return {"format": RUN_FORMAT, "command": "selfplay",
             "game": format_spec(game.spec.name, game),
-            "agent": learner.spec, "opponent": SELF if run.opponent == SELF else opp.spec,
+            "agent": learner, "opponent": opponent,
             "seat": SEATS[run.seat], "seed": run.seed,
-            # the specs as the user wrote them (the summary names them so): a run resumed
-            # without them given again names them the same way
+            # the specs as the user wrote them: a run resumed without them given again is
+            # rebuilt from the same text
             "as_typed": {"game": run.game, "agent": run.agent,
                          "opponent": run.opponent}}  # fmt: skip
 
@@ -149,11 +149,10 @@ def write_summary(
     On a game the exact solver covers, each block also counts the learner's optimal moves, read
     from the run's games log.
     """
-    learner, opp = run.agents()
     refusals = int(first_refusal is not None)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
-    summary["agent_spec"] = learner.spec
-    summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
+    # kept for readers of summaries written when "agent" and "opponent" were as typed
+    summary["agent_spec"], summary["opponent_spec"] = summary["agent"], summary["opponent"]
     summary["game_spec"] = plots.game_spec_text(game)
     if _solvable(game):
         # the exact solver covers the game: score every move the learner played

@@ -353,7 +353,7 @@ def create_app(
         if "speed" in data:
             lab.speed = _bounded(data, "speed", 0, 0, MAX_SPEED)
         if "games" in data:
-            lab.target = _bounded(data, "games", lab.target, max(1, lab.played), MAX_LAB_GAMES)
+            lab.play_to(_bounded(data, "games", lab.target, max(1, lab.played), MAX_LAB_GAMES))
         if "running" in data:
             if not isinstance(data["running"], bool):
                 raise WebError("running must be true or false")
