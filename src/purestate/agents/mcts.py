@@ -383,6 +383,10 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
     if found is None:
         return Node(state, None, _NONE, game.to_move(state))
     root = found.copy()
+    if root.mover == 0:
+        # a root's w sums player 1's rewards (nobody moved into it, see the backup); this
+        # node's summed its mover's, player 0's
+        root.w = root.n - root.w
     root.move, root.mover = None, _NONE
     if root.proven is not None and root.player >= 0:
         # a proven value is stored for the mover; the root keeps its own player's
@@ -532,10 +536,16 @@ def rollout_evaluator(
         scorer: The per-move scores of heavy playouts.
     """
 
+    # the playout of the last game evaluated, looked up once rather than once per call (a
+    # single search calls once per leaf); a cache: it changes no result
+    last: list[tuple[Game[Any, Any], PlayoutReturns]] = []
+
     def evaluate(
         game: Game[Any, Any], states: Sequence[Any], leaf_keys: Sequence[Key]
     ) -> list[Evaluation]:
-        play = playout_returns(game, playout, scorer)
+        if not last or last[0][0] is not game:
+            last[:] = [(game, playout_returns(game, playout, scorer))]
+        play = last[0][1]
         out: list[Evaluation] = []
         for s, k in zip(states, leaf_keys, strict=True):
             n = len(game.legal(s))
@@ -765,11 +775,16 @@ def _simulations(
         node = root
         path = [root]
         # selection and expansion
-        if puct:
-            while True:
-                if node.proven is not None and solver:
-                    break
-                if node.player < 0 or not node.children:
+        while True:
+            if node.proven is not None and solver:
+                break
+            if node.player < 0:
+                break
+            best: Node | None = None
+            best_score = -1.0
+            if puct:
+                if not node.children:
+                    expand_all(node)  # the leaf: evaluated below unless this proves it
                     break
                 # First-play urgency: an unvisited child is valued as its parent is to the
                 # player choosing (the parent's mean), so the priors alone order the untried
@@ -780,8 +795,6 @@ def _simulations(
                 if (node.mover if node.mover >= 0 else 1) != node.player:
                     q0 = 1.0 - q0
                 u = c_prior * sqrt(nn)
-                best: Node | None = None
-                best_score = -1.0
                 for ch in node.children:
                     if ch.proven is not None and solver:
                         continue
@@ -790,18 +803,7 @@ def _simulations(
                     if score > best_score:
                         best_score = score
                         best = ch
-                if best is None:  # every child proven (only without the solver's bookkeeping)
-                    best = max(node.children, key=lambda ch: ch.proven or 0.0)
-                node = best
-                path.append(node)
-            if node.proven is None and node.player >= 0 and not node.children:
-                expand_all(node)
-        else:
-            while True:
-                if node.proven is not None and solver:
-                    break
-                if node.player < 0:
-                    break
+            else:
                 if node.untried:
                     child = make_child(node, node.untried.pop())
                     node.children.append(child)
@@ -809,8 +811,6 @@ def _simulations(
                     node = child
                     break
                 lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
-                best = None
-                best_score = -1.0
                 for ch in node.children:
                     # A proven child can teach nothing more: the node's lower bound already
                     # holds its value, so only unproven children (which might be better) are
@@ -824,10 +824,10 @@ def _simulations(
                     if score > best_score:
                         best_score = score
                         best = ch
-                if best is None:  # every child proven (only without the solver's bookkeeping)
-                    best = max(node.children, key=lambda ch: ch.proven or 0.0)
-                node = best
-                path.append(node)
+            if best is None:  # every child proven (only without the solver's bookkeeping)
+                best = max(node.children, key=lambda ch: ch.proven or 0.0)
+            node = best
+            path.append(node)
         # simulation: the proven value, the evaluator's or a playout's
         if node.proven is not None:
             r0 = node.proven if node.mover == 0 else 1.0 - node.proven
