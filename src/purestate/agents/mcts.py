@@ -8,17 +8,19 @@
 - **MCTS-Solver with draws and fractional results.** A terminal node's value is exact. A node is
   proven when a child gives its mover the best possible reward (1), or when all its children are
   proven (it takes the best of them, so draws and point margins are proven too). Proven children
-  are scored by their exact value in selection; the search stops once the root is proven.
+  are not selected again (the node's lower bound holds the best one's value and raises what is
+  backed up through it); the search stops once the root is proven.
 - **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
   steps every move once and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
 - **PUCT and injected evaluators** (``select="puct"``, ``MCTS(evaluator=fn)``): a leaf gets all
-  its children at once and is evaluated (priors over ``legal``, a value for its player to move,
-  see ``Evaluator``); children are scored ``Q + (c_puct/2)·P·sqrt(N)/(1+n)`` (AlphaZero's on
-  [-1, 1]), an unvisited one valued as its parent; optional Dirichlet noise on the root's
-  priors. Without an evaluator the priors are uniform and the value is a playout's; under UCB1
-  an evaluator replaces the playout. ``visit_distribution`` and ``choose_move`` read the root.
+  its children at once (the game-ending ones proven, as ``decisive`` does) and is evaluated
+  (priors over ``legal``, a value for its player to move, see ``Evaluator``); children are
+  scored ``Q + (c_puct/2)·P·sqrt(N)/(1+n)`` (AlphaZero's on [-1, 1]), an unvisited one valued
+  as its parent; optional Dirichlet noise on the root's priors. Without an evaluator the priors
+  are uniform and the value is a playout's; under UCB1 an evaluator replaces the playout.
+  ``visit_distribution`` and ``choose_move`` read the root.
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
   round for all their leaves, each tree the same as searched alone.
@@ -38,7 +40,8 @@
 
 The hot loop runs on local values and one local ``random.Random`` per search from
 ``keys.generator`` (move order, generic decisive and heavy playouts); simulation ``i``'s random
-playout, a game's playout kernel and an evaluator's leaf key are ``fold_in(key, i)``.
+playout, a game's playout kernels and an evaluator's leaf key use ``fold_in(k, i)`` of one
+playout key ``k`` split from the search's key.
 """
 
 from __future__ import annotations
