@@ -232,3 +232,25 @@ def test_a_reused_root_keeps_its_players_rewards() -> None:
         reused = one_more.search(TTT, first, node.state, keys.key(2))
         assert reused.root is not None and reused.root.n == node.n + 1
         assert 0.0 <= reused.root.w - player_one <= 1.0
+
+
+def test_an_evaluator_may_answer_with_arrays() -> None:
+    import numpy as np
+
+    def as_arrays(game: Any, states: Sequence[Any], ks: Sequence[Key]) -> list[Any]:
+        return [
+            (np.asarray(p, dtype=np.float32), np.float32(v)) for p, v in uniform(game, states, ks)
+        ]
+
+    s = play_moves(TTT, [4])
+    plain = MCTS(simulations=60, select="puct", evaluator=uniform).search(
+        TTT, Tree(), s, keys.key(1)
+    )
+    arrays = MCTS(simulations=60, select="puct", evaluator=as_arrays).search(
+        TTT, Tree(), s, keys.key(1)
+    )
+    assert plain.root is not None and arrays.root is not None
+    got = [(c.move, c.n, c.w, c.prior) for c in arrays.root.children]
+    want = [(c.move, c.n, c.w, float(np.float32(c.prior))) for c in plain.root.children]
+    assert got == want
+    assert all(type(c.prior) is float for c in arrays.root.children)

@@ -748,7 +748,7 @@ def _simulations(
         if node is root and noise > 0:
             priors = dirichlet_noise(priors, agent.alpha, noise, k_noise)
         for ch, pr in zip(children, priors, strict=True):
-            ch.prior = pr
+            ch.prior = float(pr)  # plain floats, whatever array the evaluator used
 
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
@@ -839,7 +839,7 @@ def _simulations(
         elif evaluated:
             priors, v = yield node.state, fold_in(k_playout, sims)
             # v is for the player to move in the leaf; the other player's is -v
-            r0 = unit_reward(v) if node.player == 0 else unit_reward(-v)
+            r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
             if puct:
                 set_priors(node, priors)
         else:
