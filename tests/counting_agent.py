@@ -4,7 +4,7 @@
 returns its side got in those games (``returns``, float64), plus the number of games learned
 from (meta ``seen``); it plays the legal move with the best mean return, ties to the lowest id
 (exploring: a random legal move for an unplayed id). Moves must be ints below ``moves``. Tests
-register it under the name ``counts`` with ``register``.
+make ``counts`` a name the registry knows with ``register``.
 """
 
 from __future__ import annotations
@@ -130,5 +130,11 @@ class Counts:
 
 
 def register(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make ``counts`` a registered agent for one test."""
-    monkeypatch.setitem(registry._AGENTS, "counts", "tests.counting_agent:Counts")
+    """Make ``counts`` an agent ``purestate.agent`` (and so every command) builds, for one test:
+    the registry's ``agent_class`` answers ``Counts`` for it, and asks the registry otherwise."""
+    known = registry.agent_class
+
+    def agent_class(name: str) -> type:
+        return Counts if name == "counts" else known(name)
+
+    monkeypatch.setattr(registry, "agent_class", agent_class)

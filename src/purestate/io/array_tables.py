@@ -105,7 +105,8 @@ def stored_array(name: str, value: Any) -> NDArray[Any]:
     a = np.asarray(value)
     if a.dtype.kind not in "biuf":
         raise TypeError(f"array {name!r} has dtype {a.dtype}; a table file holds only {DTYPES}")
-    stored: NDArray[Any] = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<"))
+    # asarray, not ascontiguousarray, which makes a 0-d array 1-d
+    stored: NDArray[Any] = np.asarray(a, dtype=a.dtype.newbyteorder("<"), order="C")
     if stored.dtype.str not in DTYPES:
         raise TypeError(f"array {name!r} has dtype {a.dtype}; a table file holds only {DTYPES}")
     return stored
