@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from starlette.testclient import TestClient
 from tests.counting_agent import FORMAT, Counts, CountsTable, register
 from tests.kills import files, invoke, kill_everywhere
 from typer.testing import Result
@@ -38,6 +39,7 @@ from purestate.io.tables import (
     table_game,
     table_suffix,
 )
+from purestate.web.app import create_app, table_files
 
 TTT = purestate.make("tictactoe")
 AGENT = Counts()
@@ -376,13 +378,21 @@ MIXED = ["selfplay", "--agent", "menace", "--opponent", "counts", "--games", "30
          "--checkpoint", "10", "--seed", "4", "--no-plot"]  # fmt: skip
 
 
-def test_a_run_saves_an_array_table_that_the_commands_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _to(games: int) -> list[str]:
+    """``RUN`` with ``games`` as its total."""
+    return [str(games) if a == "40" else a for a in RUN]
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A finished 40-game run of ``counts`` against itself."""
     register(monkeypatch)
-    run = tmp_path / "run"
-    r = invoke(*RUN, "--out", str(run))
-    assert r.exit_code == 0, r.output
+    folder = tmp_path / "run"
+    assert invoke(*RUN, "--out", str(folder)).exit_code == 0
+    return folder
+
+
+def test_a_run_saves_an_array_table_that_the_commands_read(run: Path, tmp_path: Path) -> None:
     assert {"table.npz", "checkpoint.json", "games.jsonl"} <= set(files(run))
     assert not (run / "table.json").exists()
     loaded = load_table(run / "table.npz", TTT, AGENT)
@@ -396,7 +406,7 @@ def test_a_run_saves_an_array_table_that_the_commands_read(
     r = invoke("selfplay", "--resume", str(run / "table.npz"), "--more", "20")
     assert r.exit_code == 0, r.output
     whole = tmp_path / "whole"
-    r = invoke(*[a if a != "40" else "60" for a in RUN], "--out", str(whole))
+    r = invoke(*_to(60), "--out", str(whole))
     assert r.exit_code == 0, r.output
     assert files(run)["table.npz"] == files(whole)["table.npz"]
 
@@ -424,34 +434,37 @@ def test_commands_refuse_a_bad_array_table_in_one_line_and_leave_it(
     )
 
 
-def test_a_link_as_the_run_folders_table_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    register(monkeypatch)
-    run = tmp_path / "run"
-    assert invoke(*RUN, "--out", str(run)).exit_code == 0
+def test_a_link_as_the_run_folders_table_is_refused(run: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside.npz"
     os.replace(run / "table.npz", outside)
     (run / "table.npz").symlink_to(outside)
     before = outside.read_bytes()
-    line = one_line_error(invoke(*[a if a != "40" else "50" for a in RUN], "--resume", str(run)))
+    line = one_line_error(invoke(*_to(50), "--resume", str(run)))
     assert "table.npz is a symbolic link" in line
     assert outside.read_bytes() == before
 
 
-def test_a_run_with_an_edited_array_table_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    register(monkeypatch)
-    run = tmp_path / "run"
-    assert invoke(*RUN, "--out", str(run)).exit_code == 0
+def test_a_run_with_an_edited_array_table_is_refused(run: Path) -> None:
     table = load_table(run / "table.npz", TTT, AGENT).table
     save_table(run / "table.npz", TTT, AGENT, table, 0, 40)  # the same table: the same bytes
-    assert invoke(*[a if a != "40" else "50" for a in RUN], "--resume", str(run)).exit_code == 0
+    assert invoke(*_to(50), "--resume", str(run)).exit_code == 0
     other = _trained(5)
     save_table(run / "table.npz", TTT, AGENT, other, 0, 50)
-    line = one_line_error(invoke(*[a if a != "40" else "60" for a in RUN], "--resume", str(run)))
+    line = one_line_error(invoke(*_to(60), "--resume", str(run)))
     assert "table.npz does not match the checkpoint" in line
+
+
+def test_the_browser_app_plays_and_reads_a_runs_array_table(run: Path) -> None:
+    app = create_app(run.parent)
+    client = TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False)
+    assert "table:run/table.npz" in table_files(run.parent)
+    view = client.post(
+        "/api/play", json={"game": "tictactoe", "seat": 1, "opponent": "table:run/table.npz"}
+    ).json()
+    assert view["opponent"] == "counts" and len(view["moves"]) == 1
+    # the run's page asks for the table after its last game: read from table.npz
+    table = client.get("/api/runs/run/table/40").json()
+    assert (table["agent"], table["games"], table["kind"]) == ("counts", 40, "other")
 
 
 @pytest.mark.parametrize("cmd", [RUN, MIXED], ids=["shared array table", "json and array"])
