@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from starlette.testclient import TestClient
 from tests.counting_agent import FORMAT, Counts, CountsTable, register
-from tests.kills import files, invoke, kill_everywhere
+from tests.kills import Killed, files, invoke, kill_everywhere
 from typer.testing import Result
 
 import purestate
@@ -465,6 +465,34 @@ def test_the_browser_app_plays_and_reads_a_runs_array_table(run: Path) -> None:
     # the run's page asks for the table after its last game: read from table.npz
     table = client.get("/api/runs/run/table/40").json()
     assert (table["agent"], table["games"], table["kind"]) == ("counts", 40, "other")
+
+
+def test_a_kill_between_the_commit_and_the_tables_move_is_finished_on_resume(
+    run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint names the new table's digest, but table.npz is still the previous one and
+    the new one waits under its pending name: resuming moves it in and goes on as if unkilled."""
+    real, moves = os.replace, []
+
+    def replace(src: Any, dst: Any) -> None:
+        if Path(src).name == ".table.npz.pending.tmp":
+            moves.append(src)
+            if len(moves) == 2:  # the second checkpoint's table
+                raise Killed
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    killed = tmp_path / "killed"
+    assert isinstance(invoke(*RUN, "--out", str(killed)).exception, Killed)
+    monkeypatch.setattr(os, "replace", real)
+    checkpoint = json.loads((killed / "checkpoint.json").read_text())
+    pending = (killed / ".table.npz.pending.tmp").read_bytes()
+    assert checkpoint["games"] == 20
+    assert checkpoint["files"]["table.npz"] == hashlib.sha256(pending).hexdigest()
+    assert load_table(killed / "table.npz", TTT, AGENT).games == 10  # the previous checkpoint's
+    r = invoke(*RUN, "--resume", str(killed))
+    assert r.exit_code == 0, r.output
+    assert files(killed) == files(run)
 
 
 @pytest.mark.parametrize("cmd", [RUN, MIXED], ids=["shared array table", "json and array"])

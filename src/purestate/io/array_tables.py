@@ -291,7 +291,7 @@ def _array(
             found, fortran, kind = np.lib.format.read_array_header_2_0(f)
         else:
             raise ValueError(f"NPY version {version}")
-    except (ValueError, SyntaxError, TypeError, EOFError) as e:
+    except (ValueError, SyntaxError, TypeError, EOFError, OverflowError) as e:
         raise FileFormatError(f"{where}: not an NPY array its manifest describes ({e})") from None
     if kind.str != dtype or tuple(found) != shape or fortran:
         raise FileFormatError(
