@@ -4,7 +4,7 @@ Folder layout under --out::
 
     sweep.json                               the sweep's settings
     runs/<setting>/seed-<n>/checkpoint.json  the run's last checkpoint (game count, table digests)
-    runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint
+    runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint (.npz: arrays)
     runs/<setting>/seed-<n>/games.jsonl      one line per game
     runs/<setting>/seed-<n>/summary.json     written last: its presence marks the run complete
     aggregate.json, aggregate.csv            mean W/D/L per block with 95% bands, per setting
