@@ -20,7 +20,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from purestate.core.agent import ArrayTable
     from purestate.core.game import Game
 
 PlayoutFn = Callable[[Any, int], tuple[float, float]]
@@ -206,15 +205,17 @@ def positions_of(agent: Any) -> PositionsFn | None:
     return found
 
 
-def array_table_of(agent: Any) -> ArrayTable | None:
+def array_table_of(agent: Any) -> Any | None:
     """The agent itself if its tables are saved as arrays (``ArrayTable``: a ``table_format``
-    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none)."""
+    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none).
+
+    Typed ``Any``: ``core.agent`` (where ``ArrayTable`` is declared) imports this module, and a
+    circle through ``TYPE_CHECKING`` is still a circle; callers annotate the result."""
     if not isinstance(getattr(agent, "table_format", None), str):
         return None
     if _method(agent, "table_to_arrays") is None or _method(agent, "table_from_arrays") is None:
         return None
-    found: ArrayTable = agent
-    return found
+    return agent
 
 
 def from_params_of(cls: Any) -> FromParamsFn | None:
