@@ -192,6 +192,9 @@ class MCTS:
             tries every move at once and expands the ones that end the game, so a position
             with an immediate win is proven when it is created and the move into it is a
             proven loss for the player who made it.
+        draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
+            same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
+            before format 3 drew, which ``core/history.py`` gives them).
     """
 
     simulations: int = field(default=1000)
@@ -203,6 +206,7 @@ class MCTS:
     bias: float = 0.0
     reuse: bool = True
     decisive: bool = True
+    draws: keys.Draws = "counter"
     # injected functions (init arguments ``clock`` and ``scorer``): not options, not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
     _scorer: MoveScores | None = field(default=None, alias="scorer", eq=False, repr=False)
@@ -356,6 +360,7 @@ def _run(
     limit = agent.simulations if agent.simulations > 0 else -1
     fast_decisive = decisive_playout_of(game)
     fast_random = playout_of(game)
+    draws = agent.draws
     mode = agent.playout
     if mode == "auto":
         # With the game's decisive kernel anti-decisive playouts cost little and win the most;
@@ -412,9 +417,9 @@ def _run(
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
         if fast_random is not None:
-            return unit_reward(fast_random(s, keys.fold_in(k_playout, i))[0])
+            return unit_reward(fast_random(s, keys.fold_in(k_playout, i), draws)[0])
         if fast_decisive is not None:
-            return unit_reward(fast_decisive(s, keys.fold_in(k_playout, i), anti)[0])
+            return unit_reward(fast_decisive(s, keys.fold_in(k_playout, i), anti, draws)[0])
         if mode == "random":
             while not is_over(s):
                 ms = legal(s)
