@@ -1,11 +1,12 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``BatchPlayouts``, ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``,
-``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations
-and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``,
-``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent``
-(``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+``BatchPlayouts``, ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``,
+``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
+and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
+``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
+``CoversPositions`` and ``FromParams`` beside ``Agent`` (``core/agent.py``); ``SizedSolver``,
+``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
