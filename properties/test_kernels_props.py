@@ -64,7 +64,8 @@ def test_tictactoe_compiled_is_pure(s: Any, k: K.Key) -> None:
     pure = TTT.python_playout(s, k)
     assert pure == batch.random_returns(TTT, s, k)
     ttt = kernel("tictactoe")
-    w = ttt.playout(s.x, s.o, s.to_move, compiled.as_int64(k)) if not TTT.is_over(s) else None
+    packed = s.x | s.o << 9 | s.to_move << 18
+    w = ttt.playout(packed, compiled.as_int64(k)) if not TTT.is_over(s) else None
     assert TTT.random_playout(s, k) == pure
     if w is not None:
         assert {0: (1.0, -1.0), 1: (-1.0, 1.0), -1: (0.0, 0.0)}[w] == pure

@@ -51,9 +51,10 @@ def winner(x: int, o: int, to_move: int, s: np.uint64) -> int:
 
 
 @jit
-def playout(x: int, o: int, to_move: int, k: int) -> int:
-    """The winner of the random game of key ``k`` (passed as ``compiled.as_int64``)."""
-    return winner(x, o, to_move, seed(k))
+def playout(packed: int, k: int) -> int:
+    """The winner of the random game of key ``k`` (passed as ``compiled.as_int64``) from the
+    position ``x | o << 9 | to_move << 18``."""
+    return winner(packed & 511, packed >> 9 & 511, packed >> 18, seed(k))
 
 
 @jit_parallel
