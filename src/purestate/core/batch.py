@@ -60,6 +60,19 @@ def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     return z ^ (z >> np.uint64(31))
 
 
+def python_batch(
+    game: Any, states: Sequence[Any], ks: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.float64]:
+    """A ``BatchPlayouts`` hook's pure path: the game's ``python_playout`` of each state and
+    key (one state for all), as an ``(n, 2)`` array: what a game's batch gives without numba."""
+    import numpy as np
+
+    n = len(ks)
+    chosen = [states[0]] * n if len(states) == 1 else states
+    rows = [game.python_playout(s, K.Key(int(k))) for s, k in zip(chosen, ks, strict=True)]
+    return np.array(rows, dtype=np.float64).reshape(n, 2)
+
+
 def playouts(
     game: Game[Any, Any], states: Sequence[Any], keys: Sequence[int] | npt.NDArray[np.uint64]
 ) -> npt.NDArray[np.float64]:

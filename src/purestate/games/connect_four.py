@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from attrs import field, frozen
 
 from purestate.core import compiled, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import memo
 from purestate.core.picture import (
@@ -41,6 +42,7 @@ from purestate.core.symmetry import PermutationGroup
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 MARKS = ("X", "O")
 _WINNER_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))  # by a kernel's winner + 1 (-1: a draw)
@@ -484,6 +486,26 @@ class ConnectFour:
                 )  # fmt: skip
                 return _WINNER_RETURNS[w + 1]
         return self.python_playout(state, key, draws)
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call, where numba is
+        and the board fits 63 bits."""
+        import numpy as np
+
+        kernel = compiled.kernels("connect_four")
+        if kernel is None or not self._compiles:
+            return python_batch(self, states, ks)
+        fields = np.array([(s.x, s.o, s.to_move, s.winner) for s in states], np.int64)
+        if len(states) == 1:
+            fields = np.repeat(fields, len(ks), axis=0)
+        xs, os, ps, ws = (np.ascontiguousarray(fields[:, i]) for i in range(4))
+        signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
+        winners = kernel.playouts(xs, os, ps, ws, signed, self.columns, self.rows, self.connect)
+        returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
+        return returns
 
     def python_playout(
         self, state: State, key: keys.Key, draws: keys.Draws = "counter"

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from attrs import field, frozen
 
 from purestate.core import compiled, history, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo, memo
 from purestate.core.picture import INK, PLAYER_COLOURS, PLAYER_TINTS, document, el, move_data, text
@@ -574,11 +575,7 @@ class DotsAndBoxes:
         n = len(ks)
         kernel = compiled.kernels("dots_and_boxes")
         if kernel is None or self._num_lines > _KERNEL_LINES:
-            chosen = [states[0]] * n if len(states) == 1 else states
-            rows = [
-                self.python_playout(s, keys.Key(int(k))) for s, k in zip(chosen, ks, strict=True)
-            ]
-            return np.array(rows, dtype=np.float64).reshape(n, 2)
+            return python_batch(self, states, ks)
         fields = np.array([(s.lines, s.own0, s.own1, s.to_move) for s in states], np.int64)
         if len(states) == 1:
             fields = np.repeat(fields, n, axis=0)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from attrs import frozen
 
 from purestate.core import compiled, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo
 from purestate.core.picture import (
@@ -439,16 +440,13 @@ def random_playout(state: State, key: keys.Key) -> tuple[float, float]:
 
 def batch_playouts(states: Sequence[State], ks: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
     """``TicTacToe.playouts`` for valid states: one kernel call over arrays where numba is,
-    ``playout`` state by state where it is not."""
+    ``python_playout`` state by state where it is not."""
     import numpy as np
 
     n = len(ks)
     kernel = compiled.kernels("tictactoe")
     if kernel is None:
-        if len(states) == 1:
-            return np.array([python_playout(states[0], keys.Key(int(k))) for k in ks]).reshape(n, 2)
-        rows = [python_playout(s, keys.Key(int(k))) for s, k in zip(states, ks, strict=True)]
-        return np.array(rows, dtype=np.float64).reshape(n, 2)
+        return python_batch(TicTacToe(), states, ks)
     if len(states) == 1:
         s = states[0]
         xs = np.full(n, s.x, np.int64)

@@ -165,13 +165,17 @@ def playouts(
     xs: npt.NDArray[np.int64],
     os: npt.NDArray[np.int64],
     ps: npt.NDArray[np.int64],
+    ws: npt.NDArray[np.int64],
     ks: npt.NDArray[np.int64],
     columns: int,
     rows: int,
     connect: int,
 ) -> npt.NDArray[np.int64]:
-    """``playout`` of every row (positions nobody has won)."""
+    """``playout`` of every row; a row whose winner ``ws[i]`` is known already gives it."""
     out = np.empty(len(ks), np.int64)
     for i in prange(len(ks)):
-        out[i] = winner(xs[i], os[i], ps[i], columns, rows, connect, seed(ks[i]))
+        if ws[i] >= 0:
+            out[i] = ws[i]
+        else:
+            out[i] = winner(xs[i], os[i], ps[i], columns, rows, connect, seed(ks[i]))
     return out

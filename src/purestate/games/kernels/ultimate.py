@@ -114,9 +114,12 @@ def playout(
 @jit_parallel
 def playouts(rows: npt.NDArray[np.int64], ks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """``playout`` of every row of ``rows`` (x_low, x_high, o_low, o_high, boards, target,
-    to_move), positions that are not over."""
+    to_move); a finished game (target ``GAME_OVER``, -2) gives its winner."""
     out = np.empty(len(ks), np.int64)
     for i in prange(len(ks)):
         r = rows[i]
-        out[i] = winner(r[0], r[1], r[2], r[3], r[4], r[5], r[6], seed(ks[i]))
+        if r[5] == -2:
+            out[i] = 0 if _WINS[r[4] & 511] else 1 if _WINS[r[4] >> 9 & 511] else -1
+        else:
+            out[i] = winner(r[0], r[1], r[2], r[3], r[4], r[5], r[6], seed(ks[i]))
     return out
