@@ -1,8 +1,8 @@
 """The compiled kernels play the pure kernels' games, bit for bit (issue 24).
 
 Over random positions and keys: the counter stream compiled equals ``keys.draw``; every game
-with a compiled kernel (tic-tac-toe, connect four on boards of at most 63 bits, ultimate
-tic-tac-toe, dots and boxes of at most 63 lines) returns from each playout what its pure Python
+with a compiled kernel (tic-tac-toe, connect four on boards of at most 63 bits, ultimate and
+Xtreme tic-tac-toe, dots and boxes of at most 63 lines) returns from each playout what its pure Python
 kernel returns, which is the game ``core.batch.random_returns`` defines; and a batch is its
 games one by one. Without numba the compiled side is skipped and the pure side still runs.
 """
@@ -22,12 +22,14 @@ from purestate.games.connect_four import ConnectFour
 from purestate.games.dots_and_boxes import DotsAndBoxes
 from purestate.games.tictactoe import TicTacToe
 from purestate.games.ultimate import UltimateTicTacToe
+from purestate.games.xtreme import XtremeTicTacToe
 
 from .strategies import keys, states
 
 TTT = TicTacToe()
 UTTT = UltimateTicTacToe()
 C4 = (ConnectFour(), ConnectFour(5, 4, 3), ConnectFour(9, 6, 6), ConnectFour(4, 4, 4))
+XTREME = tuple(XtremeTicTacToe(reward=r) for r in ("points", "draw", "tiebreak"))
 DOTS = (DotsAndBoxes(1, 1), DotsAndBoxes(2, 3, margin=False), DotsAndBoxes(3, 3))
 
 
@@ -87,6 +89,15 @@ def test_ultimate_compiled_is_pure(s: Any, k: K.Key) -> None:
     pure = UTTT.python_playout(s, k)
     kernel("ultimate")
     assert UTTT.playout(s, k) == pure
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(XTREME), st.data(), keys())
+def test_xtreme_compiled_is_pure(game: XtremeTicTacToe, data: st.DataObject, k: K.Key) -> None:
+    s = data.draw(states(game))
+    pure = game.python_playout(s, k)
+    kernel("xtreme")
+    assert game.playout(s, k) == pure
 
 
 @settings(max_examples=60)

@@ -11,8 +11,9 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _C1 = np.uint64(0xBF58476D1CE4E5B9)
 _C2 = np.uint64(0x94D049BB133111EB)
 _SALT = np.uint64(keys.STREAM_SALT)
-_UNIT = 1.0 / (1 << 53)
-_S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
+_UNIT = 1.0 / (1 << 32)
+_HALF = np.uint64(0xFFFFFFFF)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 
 
 @jit
@@ -24,11 +25,11 @@ def seed(k: int) -> np.uint64:
 @jit
 def draw(s: np.uint64, j: int) -> float:
     """Draw ``j`` of the stream whose seed is ``s``: ``keys.draw(k, j)`` for ``s = seed(k)``."""
-    z = np.uint64(s) + np.uint64(j + 1) * _GOLDEN
+    z = np.uint64(s) + np.uint64((j >> 1) + 1) * _GOLDEN
     z = (z ^ (z >> _S30)) * _C1
     z = (z ^ (z >> _S27)) * _C2
     z = z ^ (z >> _S31)
-    return float(z >> _S11) * _UNIT
+    return float(z & _HALF if j & 1 else z >> _S32) * _UNIT
 
 
 @jit
