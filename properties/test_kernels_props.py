@@ -2,9 +2,9 @@
 
 Over random positions and keys: the counter stream compiled equals ``keys.draw``; every game
 with a compiled kernel (tic-tac-toe, connect four on boards of at most 63 bits, ultimate and
-Xtreme tic-tac-toe, dots and boxes of at most 63 lines) returns from each playout what its pure Python
-kernel returns, which is the game ``core.batch.random_returns`` defines; and a batch is its
-games one by one. Without numba the compiled side is skipped and the pure side still runs.
+Xtreme tic-tac-toe, dots and boxes of at most 63 lines) returns from each playout what its pure
+Python kernel returns, which is the game ``core.batch.random_returns`` defines; and a batch is
+its games one by one. Without numba the compiled side is skipped and the pure side still runs.
 """
 
 from __future__ import annotations
