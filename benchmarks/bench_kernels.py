@@ -36,6 +36,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 import purestate
 from purestate.agents.mcts import MCTS, Tree
 from purestate.core import batch, compiled, keys
@@ -172,18 +174,18 @@ def part_compile() -> None:
             print(f"{label:10}: imports {out[0]} s, first calls {out[1]} s ({' '.join(out[2:])})")
 
 
-class PurePlayouts:
-    """A game whose playout hooks take the pure path (the fallback without numba)."""
+def pure_playouts(game: Any) -> Any:
+    """The same game, its playout hooks on the pure path (the fallback without numba)."""
 
-    def __init__(self, game: Any) -> None:
-        self._game = game
+    class Pure(type(game)):  # type: ignore[misc]
+        def playout(self, state: Any, key: keys.Key, draws: keys.Draws = "counter") -> Any:
+            return self.python_playout(state, key, draws)
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "playout":
-            return self._game.python_playout
-        if name == "decisive_playout":
-            return self._game.python_decisive_playout
-        return getattr(self._game, name)
+    if hasattr(game, "decisive_playout"):
+        Pure.decisive_playout = lambda self, state, key, anti=False, draws="counter": (
+            self.python_decisive_playout(state, key, anti, draws)
+        )
+    return Pure(*(getattr(game, f.name) for f in attrs.fields(type(game)) if f.init))
 
 
 def part_mcts(reps: int) -> None:
@@ -194,7 +196,7 @@ def part_mcts(reps: int) -> None:
         rows: dict[str, list[float]] = {}
         cases = (
             ("mersenne, pure (before)", MCTS(draws="mersenne"), game),
-            ("counter, pure", MCTS(), PurePlayouts(game)),
+            ("counter, pure", MCTS(), pure_playouts(game)),
             ("counter, compiled", MCTS(), game),
         )
         for rep in range(reps + 1):
