@@ -84,30 +84,25 @@ def test_connect_four_compiled_is_pure(game: ConnectFour, data: st.DataObject, k
         assert game.decisive_playout(s, k, anti) == game.python_decisive_playout(s, k, anti)
 
 
-@given(states(UTTT), keys())
-def test_ultimate_compiled_is_pure(s: Any, k: K.Key) -> None:
-    pure = UTTT.python_playout(s, k)
-    kernel("ultimate")
-    assert UTTT.playout(s, k) == pure
+# (game, its kernel module, the method that runs the kernel where numba is)
+SINGLE = (
+    *((UTTT, "ultimate", "playout"),),
+    *((g, "xtreme", "playout") for g in XTREME),
+    *((g, "dots_and_boxes", "random_playout") for g in DOTS),
+)
 
 
-@settings(max_examples=60)
-@given(st.sampled_from(XTREME), st.data(), keys())
-def test_xtreme_compiled_is_pure(game: XtremeTicTacToe, data: st.DataObject, k: K.Key) -> None:
-    s = data.draw(states(game))
-    pure = game.python_playout(s, k)
-    kernel("xtreme")
-    assert game.playout(s, k) == pure
-
-
-@settings(max_examples=60)
-@given(st.sampled_from(DOTS), st.data(), keys())
-def test_dots_and_boxes_compiled_is_pure(game: DotsAndBoxes, data: st.DataObject, k: K.Key) -> None:
+@settings(max_examples=80)
+@given(st.sampled_from(SINGLE), st.data(), keys())
+def test_ultimate_xtreme_and_dots_compiled_is_pure(
+    case: tuple[Any, str, str], data: st.DataObject, k: K.Key
+) -> None:
+    game, module, method = case
     s = data.draw(states(game))
     pure = game.python_playout(s, k)
     assert pure == batch.random_returns(game, s, k)
-    kernel("dots_and_boxes")
-    assert game.random_playout(s, k) == pure
+    kernel(module)
+    assert getattr(game, method)(s, k) == pure
 
 
 @settings(max_examples=20)

@@ -8,6 +8,7 @@ import numpy.typing as npt
 from numba import prange
 
 from purestate.core.compiled import jit, jit_parallel
+from purestate.games.kernels.bits import nth_zero
 from purestate.games.kernels.stream import draw, seed
 
 
@@ -27,15 +28,8 @@ def margin(
     p = to_move
     j = 0
     while free:
-        r = int(draw(s, j) * free)
+        m = nth_zero(lines, int(draw(s, j) * free))
         j += 1
-        m = 0
-        while True:  # the r-th undrawn line, in increasing order
-            if not lines >> m & 1:
-                if r == 0:
-                    break
-                r -= 1
-            m += 1
         lines |= 1 << m
         free -= 1
         got = 0

@@ -7,6 +7,7 @@ import numpy.typing as npt
 from numba import prange
 
 from purestate.core.compiled import jit, jit_parallel
+from purestate.games.kernels.bits import FREE, nth_zero
 from purestate.games.kernels.stream import draw, seed
 from purestate.games.tictactoe import WINS
 
@@ -24,21 +25,11 @@ def winner(x: int, o: int, to_move: int, s: np.uint64) -> int:
     j = 0
     while True:
         occ = x | o
-        n = 0
-        for c in range(9):
-            if not occ >> c & 1:
-                n += 1
+        n = FREE[occ]
         if n == 0:
             return -1
-        i = int(draw(s, j) * n)
+        c = nth_zero(occ, int(draw(s, j) * n))
         j += 1
-        c = 0
-        while True:  # the i-th free square, in increasing order
-            if not occ >> c & 1:
-                if i == 0:
-                    break
-                i -= 1
-            c += 1
         if to_move == 0:
             x |= 1 << c
             if _WINS[x]:

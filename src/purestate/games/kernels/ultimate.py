@@ -8,25 +8,13 @@ import numpy.typing as npt
 from numba import prange
 
 from purestate.core.compiled import jit, jit_parallel
+from purestate.games.kernels.bits import FREE, free_move, nth_zero, open_cells
 from purestate.games.kernels.stream import draw, seed
-from purestate.games.small_board import FREE_COUNT, WINS
+from purestate.games.small_board import WINS
 
 _WINS = np.array(WINS, dtype=np.bool_)
-_FREE_COUNT = np.array(FREE_COUNT, dtype=np.int64)
 LOW_BOARDS = 5
 """Boards 0-4 are the low word of a player's bits, boards 5-8 the high word."""
-
-
-@jit
-def _free_cell(occ: int, i: int) -> int:
-    """The ``i``-th free cell of a small board, in increasing order (``EMPTY_CELLS[occ][i]``)."""
-    c = 0
-    while True:
-        if not occ >> c & 1:
-            if i == 0:
-                return c
-            i -= 1
-        c += 1
 
 
 @jit
@@ -55,22 +43,9 @@ def winner(
     while True:
         if t >= 0:
             b = t
-            c = _free_cell(occ[b], int(draw(s, j) * _FREE_COUNT[occ[b]]))
+            c = nth_zero(occ[b], int(draw(s, j) * FREE[occ[b]]))
         else:
-            total = 0
-            for bb in range(9):
-                if not closed >> bb & 1:
-                    total += _FREE_COUNT[occ[bb]]
-            r = int(draw(s, j) * total)
-            b = 0
-            while True:
-                if not closed >> b & 1:
-                    n = _FREE_COUNT[occ[b]]
-                    if r < n:
-                        break
-                    r -= n
-                b += 1
-            c = _free_cell(occ[b], r)
+            b, c = free_move(occ, closed, int(draw(s, j) * open_cells(occ, closed)))
         j += 1
         bit = 1 << c
         filled = occ[b] | bit

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from purestate.core.compiled import jit
+from purestate.games.kernels.bits import FREE, free_move, nth_zero, open_cells
 from purestate.games.kernels.stream import draw, seed
-from purestate.games.kernels.ultimate import _free_cell
-from purestate.games.small_board import FREE_COUNT, WINS
+from purestate.games.small_board import WINS
 
 _WINS = np.array(WINS, dtype=np.bool_)
-_FREE_COUNT = np.array(FREE_COUNT, dtype=np.int64)
 WORD_BOARDS = 5
 """Small boards per word of a player's bits."""
 _ALL = (1 << 18) - 1
@@ -42,32 +41,19 @@ def end(
     j = 0
     while True:
         if t >= 0 and not closed >> t & 1 and not closed >> (t + 9) & 1:
-            n0 = _FREE_COUNT[occ[t]]
-            r = int(draw(s, j) * (n0 + _FREE_COUNT[occ[t + 9]]))
+            n0 = FREE[occ[t]]
+            r = int(draw(s, j) * (n0 + FREE[occ[t + 9]]))
             if r < n0:
                 sb = t
             else:
                 sb = t + 9
                 r -= n0
-            c = _free_cell(occ[sb], r)
+            c = nth_zero(occ[sb], r)
         elif t >= 0:
             sb = t + 9 if closed >> t & 1 else t
-            c = _free_cell(occ[sb], int(draw(s, j) * _FREE_COUNT[occ[sb]]))
+            c = nth_zero(occ[sb], int(draw(s, j) * FREE[occ[sb]]))
         else:
-            total = 0
-            for b in range(18):
-                if not closed >> b & 1:
-                    total += _FREE_COUNT[occ[b]]
-            r = int(draw(s, j) * total)
-            sb = 0
-            while True:
-                if not closed >> sb & 1:
-                    n = _FREE_COUNT[occ[sb]]
-                    if r < n:
-                        break
-                    r -= n
-                sb += 1
-            c = _free_cell(occ[sb], r)
+            sb, c = free_move(occ, closed, int(draw(s, j) * open_cells(occ, closed)))
         j += 1
         bit = 1 << c
         filled = occ[sb] | bit
