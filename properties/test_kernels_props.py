@@ -73,7 +73,6 @@ def test_tictactoe_compiled_is_pure(s: Any, k: K.Key) -> None:
         assert {0: (1.0, -1.0), 1: (-1.0, 1.0), -1: (0.0, 0.0)}[w] == pure
 
 
-@settings(max_examples=60)
 @given(st.sampled_from(C4), st.data(), keys())
 def test_connect_four_compiled_is_pure(game: ConnectFour, data: st.DataObject, k: K.Key) -> None:
     s = data.draw(states(game))
@@ -92,7 +91,6 @@ SINGLE = (
 )
 
 
-@settings(max_examples=80)
 @given(st.sampled_from(SINGLE), st.data(), keys())
 def test_ultimate_xtreme_and_dots_compiled_is_pure(
     case: tuple[Any, str, str], data: st.DataObject, k: K.Key
@@ -105,7 +103,7 @@ def test_ultimate_xtreme_and_dots_compiled_is_pure(
     assert getattr(game, method)(s, k) == pure
 
 
-@settings(max_examples=20)
+@settings(max_examples=max(1, settings().max_examples // 3))  # n games of each example
 @given(
     st.sampled_from((TTT, UTTT, C4[0], C4[1], DOTS[1], DOTS[2])),
     st.data(),
