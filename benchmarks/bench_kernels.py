@@ -151,27 +151,35 @@ import numpy as np
 import purestate
 from purestate.core import batch, compiled, keys
 games = [purestate.make(s) for s in %r]
+compiled.kernels("stream")
 t1 = time.perf_counter()
+parts = []
 for g in games:
     one = getattr(g, "random_playout", None) or g.playout
+    t = time.perf_counter()
     one(g.initial(), keys.key(0))
     if hasattr(g, "decisive_playout"):
         g.decisive_playout(g.initial(), keys.key(0), True)
+    t2 = time.perf_counter()
     batch.playouts(g, [g.initial()], batch.key_range(keys.key(0), 0, 4))
-print(f"{t1 - t0:.2f} {time.perf_counter() - t1:.2f} {compiled.backend()}")
+    parts.append(f"{g.spec.name} {t2 - t:.2f}+{time.perf_counter() - t2:.2f}")
+print(f"{t1 - t0:.2f} {time.perf_counter() - t1:.2f} {compiled.backend()}; " + ", ".join(parts))
 """
 
 
 def part_compile() -> None:
-    print("\nfirst calls in a new process (every kernel, single and batch), wall seconds")
+    print(
+        "\nfirst calls in a new process, wall seconds: imports (numba's too), then every kernel;"
+        " per game: single (and decisive) + batch"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         for label in ("cold cache", "warm cache"):
             code = _FIRST_CALLS % (list(GAMES),)
             out = subprocess.run(
                 [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-            ).stdout.split()
-            print(f"{label:10}: imports {out[0]} s, first calls {out[1]} s ({' '.join(out[2:])})")
+            ).stdout.split(maxsplit=2)
+            print(f"{label:10}: imports {out[0]} s, first calls {out[1]} s ({out[2].strip()})")
 
 
 def pure_playouts(game: Any) -> Any:
