@@ -1,4 +1,4 @@
-"""Monte Carlo tree search: UCT with an MCTS-Solver, generic over the Game protocol.
+"""Monte Carlo tree search: UCT or PUCT with an MCTS-Solver, generic over the Game protocol.
 
 - **UCB1 on rewards in [0, 1]**: a child is scored ``w/n + c·sqrt(ln N / n)`` where ``w`` sums
   the rewards of the player who chose the move into it (``(return + 1) / 2``, clipped to [0, 1]).
@@ -8,11 +8,22 @@
 - **MCTS-Solver with draws and fractional results.** A terminal node's value is exact. A node is
   proven when a child gives its mover the best possible reward (1), or when all its children are
   proven (it takes the best of them, so draws and point margins are proven too). Proven children
-  are scored by their exact value in selection; the search stops once the root is proven.
+  are not selected again (the node's lower bound holds the best one's value and raises what is
+  backed up through it); the search stops once the root is proven.
 - **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
   steps every move once and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
+- **PUCT and injected evaluators** (``select="puct"``, ``MCTS(evaluator=fn)``): a leaf gets all
+  its children at once (the game-ending ones proven, as ``decisive`` does) and is evaluated
+  (priors over ``legal``, a value for its player to move, see ``Evaluator``); children are
+  scored ``Q + (c_puct/2)·P·sqrt(N)/(1+n)`` (AlphaZero's on [-1, 1]), an unvisited one valued
+  as its parent; optional Dirichlet noise on the root's priors. Without an evaluator the priors
+  are uniform and the value is a playout's; under UCB1 an evaluator replaces the playout.
+  ``visit_distribution`` and ``choose_move`` read the root.
+- **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
+  evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
+  round for all their leaves, each tree the same as searched alone.
 - **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
   ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
   key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
@@ -27,14 +38,17 @@
 - **Final move**: a proven win if there is one, otherwise the most visited child that is not a
   proven loss.
 
-The hot loop runs on local values and one local ``random.Random`` per ``act`` from
-``keys.generator``; simulation ``i`` of a game's own playout kernel uses ``fold_in(key, i)``.
+The hot loop runs on local values and one local ``random.Random`` per search from
+``keys.generator`` (move order, generic decisive and heavy playouts); simulation ``i``'s random
+playout, a game's playout kernels and an evaluator's leaf key use ``fold_in(k, i)`` of one
+playout key ``k`` split from the search's key.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Sequence
+from functools import partial
 from typing import Any, Literal
 
 from attrs import field, frozen
@@ -42,12 +56,25 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
+from purestate.core.batch import random_returns
 from purestate.core.game import Game, require_game
-from purestate.core.hooks import decisive_playout_of, playout_of
+from purestate.core.hooks import DecisivePlayoutFn, decisive_playout_of, playout_of
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
 MoveScores = Callable[[Game[Any, Any], Any], tuple[float, ...]]
+
+Evaluation = tuple[tuple[float, ...], float]
+"""Priors over ``game.legal(state)`` in that order (non-negative, summing to 1) and the value in
+[-1, 1] of ``state`` for the player to move in it."""
+
+Evaluator = Callable[[Game[Any, Any], Sequence[Any], Sequence[Key]], Sequence[Evaluation]]
+"""``evaluator(game, states, keys)``: one evaluation per state, in order (a batch at a time).
+The keys, one per state, let a stochastic evaluator (a rollout) draw from them; a network
+ignores them. It must give a state the same evaluation whatever else is in the batch."""
+
+PlayoutReturns = Callable[..., tuple[float, ...]]
+"""``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 
@@ -71,6 +98,7 @@ class Node:
         h: The normalised score of ``move`` at the parent, for progressive bias.
         lower: The best proven child's value for ``player`` (-1 while no child is proven): the
             node is worth at least that much to its player.
+        prior: The evaluator's probability of ``move`` at the parent (PUCT; 0 under UCB1).
     """
 
     __slots__ = (
@@ -81,6 +109,7 @@ class Node:
         "mover",
         "n",
         "player",
+        "prior",
         "proven",
         "state",
         "untried",
@@ -99,6 +128,7 @@ class Node:
         self.untried: list[Any] = []
         self.h = 0.0
         self.lower = -1.0
+        self.prior = 0.0
 
     def copy(self) -> Node:
         """A deep copy of the subtree rooted here (iterative, so deep trees are fine)."""
@@ -131,6 +161,7 @@ def _clone(node: Node) -> Node:
     c.untried = list(node.untried)
     c.h = node.h
     c.lower = node.lower
+    c.prior = node.prior
     return c
 
 
@@ -173,7 +204,7 @@ def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -
 
 @frozen
 class MCTS:
-    """UCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
+    """UCT or PUCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
 
     Attributes:
         simulations: Simulations per move (deterministic budget; 0 = none, then ``seconds``).
@@ -192,6 +223,14 @@ class MCTS:
             tries every move at once and expands the ones that end the game, so a position
             with an immediate win is proven when it is created and the move into it is a
             proven loss for the player who made it.
+        select: ``ucb1`` (UCT: one new child per simulation, scored with ``c``) or ``puct``
+            (AlphaZero's: a leaf is evaluated and all its children are made with their priors,
+            scored ``Q + c_puct·P·sqrt(N)/(1+n)``); the priors and values come from the
+            injected evaluator, or are uniform priors and the value of one playout without one.
+        c_puct: PUCT's exploration constant, AlphaZero's on values in [-1, 1] (half of it
+            multiplies the priors on the search's [0, 1] rewards, the same ranking).
+        noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
+        alpha: The concentration α of that Dirichlet noise.
         draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
             same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
             before format 3 drew, which ``core/history.py`` gives them).
@@ -206,17 +245,29 @@ class MCTS:
     bias: float = 0.0
     reuse: bool = True
     decisive: bool = True
+    select: Literal["ucb1", "puct"] = "ucb1"
+    c_puct: float = 1.25
+    noise: float = 0.0
+    alpha: float = 0.3
     draws: keys.Draws = "counter"
-    # injected functions (init arguments ``clock`` and ``scorer``): not options, not in equality
+    # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
+    # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
     _scorer: MoveScores | None = field(default=None, alias="scorer", eq=False, repr=False)
+    _evaluator: Evaluator | None = field(default=None, alias="evaluator", eq=False, repr=False)
 
     learns = False
 
     def __attrs_post_init__(self) -> None:
         check_budget(self.simulations, self.seconds)
-        if self.c < 0 or self.bias < 0:
-            raise ValueError("c and bias must not be negative")
+        if self.c < 0 or self.bias < 0 or self.c_puct < 0:
+            raise ValueError("c, c_puct and bias must not be negative")
+        if not 0.0 <= self.noise <= 1.0:
+            raise ValueError("noise is a weight: between 0 and 1")
+        if self.alpha <= 0:
+            raise ValueError("alpha (the Dirichlet concentration) must be positive")
+        if self.select == "puct" and self.bias > 0:
+            raise ValueError("progressive bias is for select=ucb1; puct follows the priors")
         needs_scores = self.playout == "heavy" or self.bias > 0
         if needs_scores and not self.scores and self._scorer is None:
             raise ValueError("heavy playouts and progressive bias need scores=NAME")
@@ -229,6 +280,11 @@ class MCTS:
     def spec(self) -> str:
         """The spec string, e.g. ``mcts:simulations=2000,c=0.7``."""
         return format_spec("mcts", self)
+
+    @property
+    def evaluator(self) -> Evaluator | None:
+        """The injected evaluator (None: leaves are played out in the search)."""
+        return self._evaluator
 
     def scorer(self) -> MoveScores | None:
         """The injected per-move score function, or the registered one ``scores`` names."""
@@ -268,52 +324,311 @@ class MCTS:
     def search(self, game: Game[Any, Any], tree: Tree, state: Any, key: Key) -> Tree:
         """Run the simulations from ``state``, reusing ``tree`` where it holds ``state``.
 
+        Leaves are evaluated by the injected evaluator, one call per leaf, if there is one.
+
         Returns:
             A new tree rooted at ``state`` (``tree`` is not changed).
 
         Raises:
             ValueError: if ``state`` is terminal.
         """
-        if game.is_over(state):
-            raise ValueError("mcts needs a state where someone is to move; the game is over")
-        found = find_subtree(tree, game, state) if self.reuse else None
-        if found is not None:
-            root = found.copy()
-            root.move, root.mover = None, _NONE
-            if root.proven is not None and root.player >= 0:
-                # a proven value is stored for the mover; the root keeps its own player's
-                root.proven = None
-                _prove(root)
-        else:
-            root = Node(state, None, _NONE, game.to_move(state))
-        passed = deadline(self._clock, self.seconds, "mcts")
-        k_rng, k_playout = keys.split(key)
+        return search_many(self, game, [tree], [state], [key])[0]
+
+
+def search_many(
+    agent: MCTS,
+    game: Game[Any, Any],
+    trees: Sequence[Tree],
+    states: Sequence[Any],
+    search_keys: Sequence[Key],
+    evaluator: Evaluator | None = None,
+) -> list[Tree]:
+    """Many independent searches at once, their leaves evaluated together.
+
+    Search ``i`` is ``agent.search(game, trees[i], states[i], search_keys[i])`` with
+    ``evaluator`` injected: each round every unfinished search runs up to its next leaf that
+    needs a value, and all those leaves go to one ``evaluator`` call. Each search sees only its
+    own evaluations, so its tree does not depend on the others searched beside it as long as the
+    evaluator gives each state the same evaluation in any batch.
+
+    Args:
+        agent: The search's options (``select``, ``c_puct``, ``simulations``, ...).
+        game: The game.
+        trees: The previous trees (``Tree()`` for none), reused where they hold the state.
+        states: The positions to search, one per tree.
+        search_keys: One key per search.
+        evaluator: The batched evaluator (None: the agent's own; with neither, leaves are played
+            out and nothing is batched).
+
+    Returns:
+        The new trees, in order (the trees passed in are not changed).
+
+    Raises:
+        ValueError: if a state is terminal or the sequences differ in length.
+    """
+    if not len(trees) == len(states) == len(search_keys):
+        raise ValueError("search_many needs one tree, one state and one key per search")
+    evaluate = evaluator if evaluator is not None else agent.evaluator
+    roots = []
+    runs = []
+    for tree, state, key in zip(trees, states, search_keys, strict=True):
+        root = _root(agent, game, tree, state)
+        k_rng, k_playout, k_noise = keys.split(key, 3)
+        passed = deadline(agent._clock, agent.seconds, "mcts")
         rng = keys.generator(k_rng)
-        sims = _run(self, game, root, rng, k_playout, passed)
-        return Tree(root, sims)
+        roots.append(root)
+        runs.append(
+            _simulations(agent, game, root, rng, k_playout, k_noise, passed, evaluate is not None)
+        )
+    sims = _drive(game, runs, evaluate)
+    return [Tree(root, n) for root, n in zip(roots, sims, strict=True)]
+
+
+def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
+    """A private root for searching ``state``: a copy of its node in ``tree``, or a new one."""
+    if game.is_over(state):
+        raise ValueError("mcts needs a state where someone is to move; the game is over")
+    found = find_subtree(tree, game, state) if agent.reuse else None
+    if found is None:
+        return Node(state, None, _NONE, game.to_move(state))
+    root = found.copy()
+    if root.mover == 0:
+        # a root's w sums player 1's rewards (nobody moved into it, see the backup); this
+        # node's summed its mover's, player 0's
+        root.w = root.n - root.w
+    root.move, root.mover = None, _NONE
+    if root.proven is not None and root.player >= 0:
+        # a proven value is stored for the mover; the root keeps its own player's
+        root.proven = None
+        _prove(root)
+    return root
+
+
+Simulations = Generator[tuple[Any, Key], Evaluation, int]
+
+
+def _drive(game: Game[Any, Any], runs: list[Simulations], evaluate: Evaluator | None) -> list[int]:
+    """Run the searches to the end, one evaluator call per round for all their pending leaves."""
+    sims = [0] * len(runs)
+    pending: list[tuple[int, tuple[Any, Key]]] = []
+    for i, run in enumerate(runs):
+        try:
+            pending.append((i, next(run)))
+        except StopIteration as stop:
+            sims[i] = stop.value
+    while pending:
+        assert evaluate is not None  # a search yields leaves only when there is an evaluator
+        evaluations = evaluate(game, [s for _, (s, _) in pending], [k for _, (_, k) in pending])
+        if len(evaluations) != len(pending):
+            raise ValueError(
+                f"the evaluator gave {len(evaluations)} evaluations for {len(pending)} states"
+            )
+        waiting = []
+        for (i, _), evaluation in zip(pending, evaluations, strict=True):
+            try:
+                waiting.append((i, runs[i].send(evaluation)))
+            except StopIteration as stop:
+                sims[i] = stop.value
+        pending = waiting
+    return sims
+
+
+def _tier(child: Node, best_value: float | None) -> int:
+    """2: proves the root's value; 0: a proven loss (below a draw); 1: otherwise."""
+    pv = child.proven
+    if pv is not None and best_value is not None and pv >= best_value:
+        return 2
+    if pv is not None and pv < 0.5:
+        return 0
+    return 1
 
 
 def best_child(root: Node) -> Node:
     """The move to play: a proven win, else the most visited child that is not a proven loss.
 
-    Ties on visits go to the higher mean reward, then to the earlier child.
+    Ties on visits go to the higher mean reward, then to the higher prior, then to the earlier
+    child.
     """
     children = root.children
     if not children:
         raise ValueError("the root has no expanded children")
     best_value = root.proven
 
-    def rank(ch: Node) -> tuple[int, int, float]:
-        pv = ch.proven
-        if pv is not None and best_value is not None and pv >= best_value:
-            tier = 2  # proves the root's value
-        elif pv is not None and pv < 0.5:
-            tier = 0
-        else:
-            tier = 1
-        return (tier, ch.n, ch.w / ch.n if ch.n else 0.0)
+    def rank(ch: Node) -> tuple[int, int, float, float]:
+        return (_tier(ch, best_value), ch.n, ch.w / ch.n if ch.n else 0.0, ch.prior)
 
     return max(children, key=rank)
+
+
+def visit_distribution(game: Game[Any, Any], tree: Tree) -> tuple[float, ...]:
+    """The root's visit counts as probabilities over ``game.legal(root state)``, in that order.
+
+    AlphaZero's training target π. Moves proven to lose are left out while another move is not;
+    once the root is proven, the moves that prove its value share the probability equally (they
+    may have few visits: the search stopped when it knew). A move without a child gets 0.
+
+    Raises:
+        ValueError: if the tree has no expanded root.
+    """
+    root = tree.root
+    if root is None or not root.children:
+        raise ValueError("the tree has no expanded root")
+    best_value = root.proven
+    tiers = [_tier(ch, best_value) for ch in root.children]
+    if best_value is not None:
+        weights = [1.0 if t == 2 else 0.0 for t in tiers]
+    else:
+        weights = [float(ch.n) if t else 0.0 for ch, t in zip(root.children, tiers, strict=True)]
+    if sum(weights) <= 0:  # nothing visited but proven losses, or no visit at all
+        weights = [1.0 if ch is best_child(root) else 0.0 for ch in root.children]
+    total = sum(weights)
+    by_move = {ch.move: w / total for ch, w in zip(root.children, weights, strict=True)}
+    return tuple(by_move.get(m, 0.0) for m in game.legal(root.state))
+
+
+def choose_move(game: Game[Any, Any], tree: Tree, temperature: float, key: Key) -> Any:
+    """A move drawn from the visit distribution sharpened by ``temperature``.
+
+    Move ``i`` is drawn with probability proportional to ``π_i^(1/temperature)``, from ``key``;
+    temperature 0 plays ``best_child`` (the most visited move, no draw).
+
+    Raises:
+        ValueError: for a negative temperature or a tree without an expanded root.
+    """
+    if temperature < 0:
+        raise ValueError("the temperature must not be negative")
+    root = tree.root
+    if root is None or not root.children:
+        raise ValueError("the tree has no expanded root")
+    if temperature == 0:
+        return best_child(root).move
+    pi = visit_distribution(game, tree)
+    top = max(pi)
+    # scaled by the largest, so a small temperature cannot underflow every weight to 0
+    weights = [(p / top) ** (1.0 / temperature) if p > 0 else 0.0 for p in pi]
+    return game.legal(root.state)[keys.weighted_index(key, weights)]
+
+
+def dirichlet_noise(
+    priors: Sequence[float], alpha: float, epsilon: float, key: Key
+) -> tuple[float, ...]:
+    """``(1 - ε)·P + ε·η`` with ``η`` drawn from ``Dirichlet(α, ..., α)`` with ``key``.
+
+    ``epsilon = 0`` gives the priors back unchanged (and draws nothing). The noise is drawn as
+    normalised ``gammavariate(α, 1)`` draws of ``keys.generator(key)``.
+    """
+    if epsilon == 0:
+        return tuple(priors)
+    rng = keys.generator(key)
+    draws = [rng.gammavariate(alpha, 1.0) for _ in priors]
+    total = sum(draws)
+    if total <= 0:  # every draw underflowed (tiny alpha): the noise is uniform
+        draws = [1.0] * len(priors)
+        total = float(len(priors))
+    return tuple(
+        (1.0 - epsilon) * p + epsilon * d / total for p, d in zip(priors, draws, strict=True)
+    )
+
+
+def rollout_evaluator(
+    playout: Literal["auto", "random", "decisive", "antidecisive", "heavy"] = "random",
+    scorer: MoveScores | None = None,
+) -> Evaluator:
+    """An evaluator from playouts: uniform priors and the return of one playout per state.
+
+    The playout of a state with key ``k`` is the one the search plays with the same mode for a
+    simulation whose key is ``k`` (``playout_returns``), so ``mcts:playout=random`` and the
+    search with this evaluator build the same tree from the same key.
+
+    Args:
+        playout: The playout mode, as the ``playout`` option (``heavy`` needs ``scorer``).
+        scorer: The per-move scores of heavy playouts.
+    """
+
+    # the playout of the last game evaluated, looked up once rather than once per call (a
+    # single search calls once per leaf); a cache: it changes no result
+    last: list[tuple[Game[Any, Any], PlayoutReturns]] = []
+
+    def evaluate(
+        game: Game[Any, Any], states: Sequence[Any], leaf_keys: Sequence[Key]
+    ) -> list[Evaluation]:
+        if not last or last[0][0] is not game:
+            last[:] = [(game, playout_returns(game, playout, scorer))]
+        play = last[0][1]
+        out: list[Evaluation] = []
+        for s, k in zip(states, leaf_keys, strict=True):
+            n = len(game.legal(s))
+            v = play(s, k)[game.to_move(s)]
+            out.append(((1.0 / n,) * n, -1.0 if v < -1.0 else 1.0 if v > 1.0 else v))
+        return out
+
+    return evaluate
+
+
+def random_playout(
+    game: Game[Any, Any], state: Any, key: Key, draws: keys.Draws = "counter"
+) -> tuple[float, ...]:
+    """The returns of the random game from ``state`` a ``playout(state, key, draws)`` hook must
+    play (``core.batch.random_returns``): a game without the hook plays the same games, slower.
+
+    Each ply plays ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of
+    ``keys.draws(key, draws)``.
+    """
+    return random_returns(game, state, key, draws)
+
+
+def playout_returns(
+    game: Game[Any, Any],
+    playout: Literal["auto", "random", "decisive", "antidecisive", "heavy"],
+    scorer: MoveScores | None = None,
+) -> PlayoutReturns:
+    """The playout of mode ``playout`` on ``game`` as a function of a state and a key.
+
+    The game's kernels where the search uses them (with ``auto`` resolved as the search does),
+    else the generic loops drawing from ``keys.generator(key)``.
+    """
+    mode, fast_random, fast_decisive = _playout_kernels(game, playout)
+    if fast_random is not None:
+        return fast_random
+    if fast_decisive is not None:
+        kernel, anti = fast_decisive, mode == "antidecisive"
+        return lambda s, k: kernel(s, k, anti)
+    if mode == "random":
+        return lambda s, k: random_playout(game, s, k)
+    if mode == "heavy":
+        if scorer is None:
+            raise ValueError("heavy playouts need per-move scores")
+        chosen = scorer
+        return lambda s, k: game.returns(_heavy_playout(game, s, keys.generator(k).random, chosen))
+    anti_ = mode == "antidecisive"
+    return lambda s, k: game.returns(decisive_playout(game, s, keys.generator(k).random, anti_))
+
+
+def _playout_kernels(
+    game: Game[Any, Any], mode: str
+) -> tuple[str, PlayoutReturns | None, DecisivePlayoutFn | None]:
+    """The playout mode with ``auto`` resolved, and the game kernel that plays it (if any).
+
+    A game without a random kernel gets ``random_playout`` for ``random``, so simulation ``i``
+    draws from its own key on every game, with a kernel or without.
+    """
+    fast_decisive = decisive_playout_of(game)
+    fast_random: PlayoutReturns | None = playout_of(game)
+    if mode == "auto":
+        # With the game's decisive kernel anti-decisive playouts cost little and win the most;
+        # without it, stepping every reply in Python costs b² steps a ply, and the game's random
+        # kernel buys more simulations than decisive checks gain.
+        if fast_decisive is not None:
+            mode = "antidecisive"
+        else:
+            mode = "random" if fast_random is not None else "decisive"
+    if mode != "random":
+        fast_random = None
+    elif fast_random is None:
+        fast_random = partial(random_playout, game)
+    if mode not in ("decisive", "antidecisive"):
+        fast_decisive = None
+    return mode, fast_random, fast_decisive
 
 
 def _prove(node: Node) -> bool:
@@ -338,44 +653,42 @@ def _prove(node: Node) -> bool:
     return False
 
 
-def _run(
+def _simulations(
     agent: MCTS,
     game: Game[Any, Any],
     root: Node,
     rng: Any,
     k_playout: Key,
+    k_noise: Key,
     passed: Callable[[], bool],
-) -> int:
-    """The simulation loop on local values; returns how many simulations ran."""
+    evaluated: bool,
+) -> Simulations:
+    """The simulation loop of one search on local values; returns how many simulations ran.
+
+    With ``evaluated``, each leaf that needs a value is yielded as ``(state, key)``, simulation
+    ``i``'s key being ``fold_in(k_playout, i)``, and its evaluation is sent back; without, the
+    leaf is played out here (the same key for the keyed playouts) and nothing is yielded.
+    """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
     rand = rng.random
     shuffle = rng.shuffle
     log, sqrt = math.log, math.sqrt
+    fold_in = keys.fold_in
     c = agent.c
     solver = agent.solver
     bias = agent.bias
     scorer = agent.scorer()
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
-    fast_decisive = decisive_playout_of(game)
-    fast_random = playout_of(game)
+    mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout)
     draws = agent.draws
-    mode = agent.playout
-    if mode == "auto":
-        # With the game's decisive kernel anti-decisive playouts cost little and win the most;
-        # without it, stepping every reply in Python costs b² steps a ply, and the game's random
-        # kernel buys more simulations than decisive checks gain.
-        if fast_decisive is not None:
-            mode = "antidecisive"
-        else:
-            mode = "random" if fast_random is not None else "decisive"
     eager = agent.decisive and solver
     anti = mode == "antidecisive"
-    if mode != "random":
-        fast_random = None
-    if mode not in ("decisive", "antidecisive"):
-        fast_decisive = None
+    puct = agent.select == "puct"
+    # AlphaZero's c_puct weighs priors against values in [-1, 1]; here values are in [0, 1]
+    c_prior = agent.c_puct * 0.5
+    noise = agent.noise if puct else 0.0
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
@@ -414,37 +727,50 @@ def _run(
             child.h = _scaled_score(game, scorer, parent.state, move)
         return child
 
+    def expand_all(node: Node) -> None:
+        # PUCT: every move becomes a child at once, in legal order (the priors' order); the
+        # ones that end the game are proven, so an immediate win proves the node unevaluated
+        p = node.player
+        state = node.state
+        for m in legal(state):
+            s = step(state, m)
+            if is_over(s):
+                child = Node(s, m, p, -1)
+                child.proven = unit_reward(returns(s)[p])
+            else:
+                child = Node(s, m, p, to_move(s))
+            node.children.append(child)
+        if solver:
+            _prove(node)
+
+    def set_priors(node: Node, priors: Sequence[float]) -> None:
+        children = node.children
+        if len(priors) != len(children):
+            raise ValueError(
+                f"the evaluator gave {len(priors)} priors for {len(children)} legal moves"
+            )
+        if node is root and noise > 0:
+            priors = dirichlet_noise(priors, agent.alpha, noise, k_noise)
+        for ch, pr in zip(children, priors, strict=True):
+            ch.prior = float(pr)  # plain floats, whatever array the evaluator used
+
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
         if fast_random is not None:
-            return unit_reward(fast_random(s, keys.fold_in(k_playout, i), draws)[0])
+            return unit_reward(fast_random(s, fold_in(k_playout, i), draws)[0])
         if fast_decisive is not None:
-            return unit_reward(fast_decisive(s, keys.fold_in(k_playout, i), anti, draws)[0])
-        if mode == "random":
-            while not is_over(s):
-                ms = legal(s)
-                s = step(s, ms[int(rand() * len(ms))])
-        elif mode == "heavy":
+            return unit_reward(fast_decisive(s, fold_in(k_playout, i), anti, draws)[0])
+        if mode == "heavy":
             assert scorer is not None
-            while not is_over(s):
-                ms = legal(s)
-                ws = scorer(game, s)
-                total = sum(ws)
-                if total > 0:
-                    target = rand() * total
-                    j = 0
-                    acc = ws[0]
-                    while acc <= target and j < len(ms) - 1:
-                        j += 1
-                        acc += ws[j]
-                    s = step(s, ms[j])
-                else:
-                    s = step(s, ms[int(rand() * len(ms))])
+            s = _heavy_playout(game, s, rand, scorer)
         else:
             s = decisive_playout(game, s, rand, anti)
         return unit_reward(returns(s)[0])
 
-    if root.player >= 0 and not root.untried and not root.children:
+    if puct:
+        if noise > 0 and root.children:  # a reused root is expanded already
+            set_priors(root, [ch.prior for ch in root.children])
+    elif root.player >= 0 and not root.untried and not root.children:
         expand_moves(root)
     if solver and root.proven is None:
         _prove(root)
@@ -461,38 +787,69 @@ def _run(
                 break
             if node.player < 0:
                 break
-            if node.untried:
-                child = make_child(node, node.untried.pop())
-                node.children.append(child)
-                path.append(child)
-                node = child
-                break
-            lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
             best: Node | None = None
             best_score = -1.0
-            for ch in node.children:
-                # A proven child can teach nothing more: the node's lower bound already holds
-                # its value, so only unproven children (which might be better) are explored.
-                if ch.proven is not None and solver:
-                    continue
-                n = ch.n
-                score = ch.w / n + lg / sqrt(n)
-                if bias:
-                    score += bias * ch.h / (n + 1)
-                if score > best_score:
-                    best_score = score
-                    best = ch
+            if puct:
+                if not node.children:
+                    expand_all(node)  # the leaf: evaluated below unless this proves it
+                    break
+                # First-play urgency: an unvisited child is valued as its parent is to the
+                # player choosing (the parent's mean), so the priors alone order the untried
+                # moves and a move is tried when its prior outweighs the visited ones' means.
+                nn = node.n
+                q0 = node.w / nn if nn else 0.5
+                # the root's w is kept for player 1 (nobody moved into it)
+                if (node.mover if node.mover >= 0 else 1) != node.player:
+                    q0 = 1.0 - q0
+                u = c_prior * sqrt(nn)
+                for ch in node.children:
+                    if ch.proven is not None and solver:
+                        continue
+                    n = ch.n
+                    score = (ch.w / n if n else q0) + u * ch.prior / (1 + n)
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+            else:
+                if node.untried:
+                    child = make_child(node, node.untried.pop())
+                    node.children.append(child)
+                    path.append(child)
+                    node = child
+                    break
+                lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
+                for ch in node.children:
+                    # A proven child can teach nothing more: the node's lower bound already
+                    # holds its value, so only unproven children (which might be better) are
+                    # explored.
+                    if ch.proven is not None and solver:
+                        continue
+                    n = ch.n
+                    score = ch.w / n + lg / sqrt(n)
+                    if bias:
+                        score += bias * ch.h / (n + 1)
+                    if score > best_score:
+                        best_score = score
+                        best = ch
             if best is None:  # every child proven (only without the solver's bookkeeping)
                 best = max(node.children, key=lambda ch: ch.proven or 0.0)
             node = best
             path.append(node)
-        # simulation
+        # simulation: the proven value, the evaluator's or a playout's
         if node.proven is not None:
             r0 = node.proven if node.mover == 0 else 1.0 - node.proven
             if node.mover == _NONE:
                 r0 = node.proven if node.player == 0 else 1.0 - node.proven
+        elif evaluated:
+            priors, v = yield node.state, fold_in(k_playout, sims)
+            # v is for the player to move in the leaf; the other player's is -v
+            r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
+            if puct:
+                set_priors(node, priors)
         else:
             r0 = playout(node.state, sims)
+            if puct:
+                set_priors(node, (1.0 / len(node.children),) * len(node.children))
         # backup, each node for its own mover; a node with a proven child is worth at least
         # that child's value to its player, so lower results are raised to that bound
         for i in range(len(path) - 1, -1, -1):
@@ -512,6 +869,28 @@ def _run(
                     break
         sims += 1
     return sims
+
+
+def _heavy_playout(
+    game: Game[Any, Any], s: Any, rand: Callable[[], float], scorer: MoveScores
+) -> Any:
+    """A playout drawing each move in proportion to its score (uniformly when all are 0)."""
+    legal, step, is_over = game.legal, game.step, game.is_over
+    while not is_over(s):
+        ms = legal(s)
+        ws = scorer(game, s)
+        total = sum(ws)
+        if total > 0:
+            target = rand() * total
+            j = 0
+            acc = ws[0]
+            while acc <= target and j < len(ms) - 1:
+                j += 1
+                acc += ws[j]
+            s = step(s, ms[j])
+        else:
+            s = step(s, ms[int(rand() * len(ms))])
+    return s
 
 
 def _scaled_score(game: Game[Any, Any], scorer: MoveScores, state: Any, move: Any) -> float:

@@ -23,14 +23,17 @@ if TYPE_CHECKING:
     from purestate.core.game import Game
 
 
-def random_returns(game: Game[Any, Any], state: Any, key: K.Key) -> tuple[float, float]:
+def random_returns(
+    game: Game[Any, Any], state: Any, key: K.Key, draws: K.Draws = "counter"
+) -> tuple[float, float]:
     """The returns at the end of the random game from ``state`` that ``key`` draws: each ply
-    ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of ``keys.stream(key)``.
+    ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of ``keys.stream(key)``
+    (``draws="mersenne"``: of ``keys.generator(key).random``, the draws before run format 3).
 
     The definition every playout kernel keeps (the ``Playout`` and ``BatchPlayouts`` hooks,
     compiled or not), stepping the public rules.
     """
-    rand = K.stream(key)
+    rand = K.draws(key, draws)
     while not game.is_over(state):
         moves = game.legal(state)
         state = game.step(state, moves[int(rand() * len(moves))])
