@@ -121,3 +121,4 @@ def test_a_batch_is_its_games_one_by_one(game: Any, data: st.DataObject, k: K.Ke
     first = [batch.random_returns(game, positions[0], K.Key(int(x))) for x in ks]
     assert [tuple(r) for r in batch.playouts(game, positions[:1], ks)] == first
     assert batch.playouts(game, positions[:1], ks).dtype == np.float64
+    assert batch.playouts(game, positions[:1], ks[:0]).shape == (0, 2)

@@ -98,6 +98,8 @@ def playouts(
     n = len(ks)
     if len(states) not in (1, n):
         raise ValueError(f"playouts needs one state or one per key: {len(states)} states, {n} keys")
+    if n == 0:
+        return np.zeros((0, 2), dtype=np.float64)
     batch = batch_playouts_of(game)
     if batch is not None:
         out: npt.NDArray[np.float64] = np.asarray(batch(states, ks), dtype=np.float64)
