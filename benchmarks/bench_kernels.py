@@ -8,7 +8,8 @@ Parts (``--only playouts|batch|compile|mcts``; all by default):
   ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
   same games: the fallback without numba) and pyspiel's C++ game stepped in place from Python
   (``legal_actions`` + ``apply_action``, a ``random.Random`` choice; peers.md's loop). Games per
-  CPU second, the median of R repetitions of S CPU-seconds each, and the ratio to pyspiel.
+  CPU second, the median of R repetitions of S CPU-seconds each, and the ratio to pyspiel. Our
+  games' keys are made before the clock starts (``KEYS``), as pyspiel's one generator is.
 - **batch**: tic-tac-toe games per second through ``core.batch.playouts`` from the start, in
   batches of 8,192 up to 1,048,576 (numba's threads: as many as cores). Per CPU second and per
   wall second (the threads run at once, so wall is what a user waits).
@@ -50,17 +51,27 @@ GAMES = {
 }
 
 
-def rate(run: Callable[[int], int], seconds: float, reps: int) -> tuple[float, float, float]:
-    """Games per CPU second: median, min, max of ``reps`` runs of about ``seconds`` each."""
-    run(10)  # warm: compiled code loaded, tables built
-    rates = []
+def rates(
+    runs: list[Callable[[int], int]], seconds: float, reps: int
+) -> list[tuple[float, float, float]]:
+    """Games per CPU second of each run: median, min, max of ``reps`` windows of about
+    ``seconds`` each, the runs taking turns so that they see the same load."""
+    for run in runs:
+        run(10)  # warm: compiled code loaded, tables built
+    found: list[list[float]] = [[] for _ in runs]
     for _ in range(reps):
-        games = 0
-        t0 = time.process_time()
-        while (dt := time.process_time() - t0) < seconds:
-            games += run(200)
-        rates.append(games / dt)
-    return statistics.median(rates), min(rates), max(rates)
+        for run, out in zip(runs, found, strict=True):
+            games = 0
+            t0 = time.process_time()
+            while (dt := time.process_time() - t0) < seconds:
+                games += run(200)
+            out.append(games / dt)
+    return [(statistics.median(r), min(r), max(r)) for r in found]
+
+
+KEYS = 1 << 16
+"""Keys made before the clock starts, used in turn (a run makes them with ``key_range``, 70
+million a second; ``fold_in`` one at a time costs 0.3-1 µs, a tic-tac-toe playout's worth)."""
 
 
 def single_playouts(spec: str, pure: bool) -> Callable[[int], int]:
@@ -69,14 +80,16 @@ def single_playouts(spec: str, pure: bool) -> Callable[[int], int]:
     if one is None:
         one = game.python_playout if pure else game.playout
     start = game.initial()
-    counter = [0]
+    made = [keys.Key(k) for k in batch.key_range(keys.key(1), 0, KEYS).tolist()]
+    at = [0]
 
     def run(n: int) -> int:
-        base = counter[0]
-        counter[0] += n
-        root = keys.key(1)
-        for i in range(base, base + n):
-            one(start, keys.fold_in(root, i))
+        i = at[0]
+        if i + n > KEYS:
+            i = 0
+        at[0] = i + n
+        for k in made[i : i + n]:
+            one(start, k)
         return n
 
     return run
@@ -105,10 +118,11 @@ def part_playouts(reps: int, seconds: float) -> None:
     print(f"random playouts, one call per game, games per CPU second ({compiled.backend()})")
     print(f"{'game':30} {'compiled':>12} {'pure':>10} {'pyspiel':>10} {'c/pyspiel':>9}")
     for spec, (name, params) in GAMES.items():
-        fast = rate(single_playouts(spec, pure=False), seconds, reps)
-        slow = rate(single_playouts(spec, pure=True), seconds, reps)
+        runs = [single_playouts(spec, pure=False), single_playouts(spec, pure=True)]
         peer_run = pyspiel_playouts(name, params)
-        peer = rate(peer_run, seconds, reps) if peer_run else (float("nan"),) * 3
+        found = rates([*runs, peer_run] if peer_run else runs, seconds, reps)
+        fast, slow = found[0], found[1]
+        peer = found[2] if peer_run else (float("nan"),) * 3
         print(
             f"{spec:30} {fast[0]:12,.0f} {slow[0]:10,.0f} {peer[0]:10,.0f}"
             f" {fast[0] / peer[0]:8.1f}x"
