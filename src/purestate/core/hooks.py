@@ -1,12 +1,13 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``,
-``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores,
-``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``,
-``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ArrayTable``
-beside ``Agent`` (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution``
-beside ``Solution`` (``purestate/solve/__init__.py``).
+``BatchPlayouts``, ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``,
+``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
+and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
+``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
+``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
+``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+(``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
 Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from purestate.core.game import Game
 
-PlayoutFn = Callable[[Any, int], tuple[float, float]]
+PlayoutFn = Callable[..., tuple[float, float]]
+"""``playout(state, key, draws="counter")``."""
+BatchPlayoutsFn = Callable[[Sequence[Any], Any], Any]
 ScoreFn = Callable[[Any], tuple[float, float]]
 UnscoredFn = Callable[[Any], Any]
 ObservationFn = Callable[[Any, int], Any]
@@ -51,6 +54,12 @@ def _method(x: Any, name: str) -> Any:
 def playout_of(game: Any) -> PlayoutFn | None:
     """The game's fast random game to the end (``Playout``), or None."""
     found: PlayoutFn | None = _method(game, "playout")
+    return found
+
+
+def batch_playouts_of(game: Any) -> BatchPlayoutsFn | None:
+    """The game's many random games in one call (``BatchPlayouts``), or None."""
+    found: BatchPlayoutsFn | None = _method(game, "playouts")
     return found
 
 
@@ -248,7 +257,8 @@ def to_array_of(solution: Any) -> Callable[[], Any] | None:
 # -- the decisive playout hook (declared at the end of core/game.py) ------------------------------
 
 
-DecisivePlayoutFn = Callable[[Any, int, bool], tuple[float, float]]
+DecisivePlayoutFn = Callable[..., tuple[float, float]]
+"""``decisive_playout(state, key, anti=False, draws="counter")``."""
 
 
 def decisive_playout_of(game: Any) -> DecisivePlayoutFn | None:
