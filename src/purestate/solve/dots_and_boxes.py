@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 from attrs import field, frozen
 
+from purestate.core import compiled
 from purestate.core.memo import memo
-from purestate.games.dots_and_boxes import DotsAndBoxes, State
+from purestate.games.dots_and_boxes import Board, DotsAndBoxes, State
 
 # Each line doubles the time and memory: 24 lines (3×3) take 3 s, 27 lines (2×5) 23 s and
 # 0.9 GB; 28 would take about a minute and 2 GB, 30 several minutes and 8 GB.
@@ -43,19 +44,56 @@ def solver_size(game: DotsAndBoxes) -> int:
 def line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
     """The table ``V`` of net future boxes for the player to move, indexed by line bitboard.
 
-    Memoised (the margin and win/loss games share one table) and returned read-only.
+    Computed by the compiled kernel where numba imports (``purestate.solve.kernels``), else by
+    ``python_line_values``; the two tables are equal entry for entry. Memoised (the margin and
+    win/loss games share one table) and returned read-only.
 
     Raises:
         ValueError: for boards of more than ``MAX_LINES`` lines.
     """
-    game = DotsAndBoxes(rows, cols)
-    b = game.board
-    n = b.num_lines
-    if n > MAX_LINES:
+    board = _checked_board(rows, cols)
+    kernel = compiled.kernels("dots_and_boxes", compiled.SOLVER_KERNELS)
+    if kernel is None:
+        values = _layered_values(board)
+    else:
+        values = kernel.line_values(_side_masks(board), board.num_lines)
+    values.flags.writeable = False
+    return values
+
+
+def python_line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
+    """``line_values`` by numpy alone, without the compiled kernel: the reference and the fallback
+    (not memoised, so a test can set it beside the compiled table).
+
+    Raises:
+        ValueError: for boards of more than ``MAX_LINES`` lines.
+    """
+    return _layered_values(_checked_board(rows, cols))
+
+
+def _checked_board(rows: int, cols: int) -> Board:
+    b = DotsAndBoxes(rows, cols).board
+    if b.num_lines > MAX_LINES:
         raise ValueError(
-            f"a {rows}x{cols} board has {n} lines: the 2^{n}-entry table is too large "
-            f"(at most {MAX_LINES} lines)"
+            f"a {rows}x{cols} board has {b.num_lines} lines: the 2^{b.num_lines}-entry table is "
+            f"too large (at most {MAX_LINES} lines)"
         )
+    return b
+
+
+def _side_masks(b: Board) -> npt.NDArray[np.int64]:
+    """The kernel's ``masks``: row ``i`` is the side masks of the boxes line ``i`` borders, a
+    missing second box ``1 << num_lines`` (no line set holds that line)."""
+    masks = np.full((b.num_lines, 2), 1 << b.num_lines, dtype=np.int64)
+    for i, boxes in enumerate(b.line_boxes):
+        for j, (_, mask) in enumerate(boxes):
+            masks[i, j] = mask
+    return masks
+
+
+def _layered_values(b: Board) -> npt.NDArray[np.int8]:
+    """The table, one numpy pass per layer (line sets with the same number of lines drawn)."""
+    n = b.num_lines
     size = 1 << n
     values = np.zeros(size, dtype=np.int8)
     counts = np.bitwise_count(np.arange(size, dtype=np.uint32)).astype(np.uint8)
@@ -76,7 +114,6 @@ def line_values(rows: int, cols: int) -> npt.NDArray[np.int8]:
             np.maximum(sub, v, out=sub)
             best[free] = sub
         values[states] = best.astype(np.int8)
-    values.flags.writeable = False
     return values
 
 
