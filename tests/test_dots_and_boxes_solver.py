@@ -167,7 +167,20 @@ def _require_compiled_solver() -> None:
 
 @pytest.mark.parametrize(
     ("rows", "cols"),
-    [(1, 1), (1, 2), (2, 1), (1, 3), (1, 4), (1, 5), (1, 6), (2, 2), (2, 3), (3, 2), (3, 3)],
+    [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 3),
+        (1, 4),
+        (1, 5),
+        (1, 6),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (2, 4),
+        (3, 3),
+    ],
 )
 def test_compiled_table_is_the_numpy_table_on_every_line_set(rows: int, cols: int) -> None:
     _require_compiled_solver()

@@ -1,5 +1,6 @@
-"""Dots and boxes' retrograde table compiled: ``solve.dots_and_boxes.python_line_values`` as one
-loop over the line sets (boards of at most 62 lines; the solver stops at 27)."""
+"""Dots and boxes' retrograde table compiled: the table of
+``solve.dots_and_boxes.python_line_values``, entry for entry, by another order of the same
+back-ups (boards of at most 62 lines; the solver stops at 27)."""
 
 from __future__ import annotations
 
@@ -16,22 +17,35 @@ def line_values(masks: npt.NDArray[np.int64], num_lines: int) -> npt.NDArray[np.
     ``masks[i]`` holds the side masks of the one or two boxes line ``i`` borders; a missing
     second box is ``1 << num_lines``, a line no line set contains, so it never completes.
 
-    Every child ``s | 1 << m`` is a larger number than ``s``, so one pass from the full board
-    down finds each child's value final. The loop has no branch on whether line ``m`` is free:
-    a drawn line's "child" is ``s`` itself and its value is discarded by a select, because an
-    unpredictable branch per line cost more than the wasted look-up (1.3 s against 0.7 s on 3×3).
+    The order is a recursion on the highest line, unrolled: the line sets of a block ``[lo,
+    lo + 2**(m+1))`` whose lower lines vary are its upper half (line ``m`` drawn) and its lower
+    half (not drawn); solve the upper half, then back up "draw line ``m``" from every upper
+    entry into the lower entry beside it, then solve the lower half. Each back-up is one
+    straight loop over two contiguous runs of the table, which the compiler turns into vector
+    code, with no test per line set of whether a line is free; the best so far waits in the
+    table itself (``-128``, below every value). Unrolled, the upper half ``[u, u + 2**m)`` is
+    solved exactly when the pass down the table has finished entry ``u`` (a line set whose
+    lowest drawn line is ``m``). 3×3: 0.25 s, against 0.9 s for one loop over line sets and
+    lines, and 3.3 s for the numpy layers.
     """
     size = 1 << num_lines
-    values = np.zeros(size, np.int8)
-    for s in range(size - 2, -1, -1):
-        best = -128
-        for m in range(num_lines):
-            child = s | 1 << m
-            a = masks[m, 0]
-            b = masks[m, 1]
-            gained = int(child & a == a) + int(child & b == b)
-            future = int(values[child])
-            v = gained + future if gained else -future
-            best = max(best, -128 if child == s else v)
-        values[s] = best
+    values = np.full(size, -128, np.int8)
+    values[size - 1] = 0
+    for upper in range(size - 1, 0, -1):
+        m = 0
+        while not upper >> m & 1:
+            m += 1
+        bit = 1 << m
+        # box masks without line m: the other three sides decide whether drawing m completes it
+        a = masks[m, 0] & ~bit
+        b = masks[m, 1] & ~bit
+        below = values[upper - bit : upper]
+        above = values[upper : upper + bit]
+        start = upper - bit
+        for i in range(bit):
+            t = start + i
+            gained = np.int8(t & a == a) + np.int8(t & b == b)
+            future = above[i]
+            v = np.int8(gained + future if gained else -future)
+            below[i] = max(below[i], v)
     return values
