@@ -9,8 +9,9 @@ caller drives it (``state.child(action)``, a clone per step, as search code does
 The retrograde solver: the numpy layers (``python_line_values``, the pure path) and the compiled
 kernel (``line_values`` where numba imports) taking turns in this process, CPU seconds, median and
 range over the repetitions, up to 3×3 (16.7M line sets), with the numpy path's peak memory (its
-allocations are traced by ``tracemalloc``). Then the compiled path's first call in fresh
-processes: with an empty numba cache (the cold compile) and again with the cache it wrote.
+allocations traced by ``tracemalloc`` in one more run, off the clock). Then the compiled path's
+first call in fresh processes: with an empty numba cache (the cold compile) and again with the
+cache it wrote.
 """
 
 from __future__ import annotations
@@ -112,18 +113,18 @@ def solver() -> None:
     line_values(1, 1)  # compiled (or loaded from numba's cache) before the clock starts
     for rows, cols in boards:
         pure, fast = [], []
-        peak = 0
         for _ in range(REPS):
-            tracemalloc.start()
             t0 = time.process_time()
             slow_table = python_line_values(rows, cols)
             pure.append(time.process_time() - t0)
-            peak = max(peak, tracemalloc.get_traced_memory()[1])
-            tracemalloc.stop()
             line_values.cache_clear()
             t0 = time.process_time()
             table = line_values(rows, cols)
             fast.append(time.process_time() - t0)
+        tracemalloc.start()  # once more, outside the clock: tracing slows numpy's calls
+        python_line_values(rows, cols)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
         same = "same table" if (table == slow_table).all() else "TABLES DIFFER"
         print(
             f"{rows}x{cols}: {len(table):>10,} line sets, value {int(table[0]):+d}, "
