@@ -11,7 +11,7 @@ the opponent's) when both sides play to maximise their margin:
 
 Every child has one more line, so the table fills from the full board down: by the compiled kernel
 where numba imports (``purestate.solve.kernels.dots_and_boxes``, 3×3 in about 0.2 s), else layer
-by layer with numpy (``python_line_values``, the reference: about 3.5 s); the two tables are equal
+by layer with numpy (``python_line_values``, the reference: about 1 s); the two tables are equal
 entry for entry. The table has 2^lines int8 entries: 4 KB on 2×2, 16 MB on 3×3 (24 lines).
 Player 0's margin under perfect play from a state is then
 ``own0 - own1 + V[lines]`` when player 0 is to move and ``own0 - own1 - V[lines]`` otherwise.
@@ -29,9 +29,9 @@ from purestate.core import compiled
 from purestate.core.memo import memo
 from purestate.games.dots_and_boxes import Board, DotsAndBoxes, State
 
-# Each line doubles the time and memory. With numpy alone (the path without numba, which the limit
-# is for) 24 lines (3×3) take 3.5 s, 27 lines (2×5) 23 s and 0.9 GB; 28 would take about a minute
-# and 2 GB, 30 several minutes and 8 GB. Compiled: 0.17 s and 1.4 s.
+# Each line doubles the time and the table. With numpy alone (the path without numba, which the
+# limit is for) 24 lines (3×3) take 1 s, 27 lines (2×5) 11 s and 265 MB at the peak; 30 lines
+# would take about a minute and 2 GB. Compiled: 0.2 s and 1.8 s.
 MAX_LINES = 27
 # What ``purestate.solve.require_solvable`` checks before solving: this solver's own size.
 SIZE_LIMIT = 1 << MAX_LINES
