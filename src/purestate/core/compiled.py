@@ -47,16 +47,22 @@ def backend() -> str:
     return "python" if nb is None else f"numba {nb.__version__}"
 
 
-@memo(size=None, why="one entry per kernel module: a handful")
-def kernels(module: str) -> ModuleType | None:
-    """The compiled kernel module ``purestate.games.kernels.<module>``, or None without numba.
+GAME_KERNELS = "purestate.games.kernels"
+# a string, as in the registry: core names the solvers' package without importing that layer
+SOLVER_KERNELS = "purestate.solve.kernels"
 
-    Importing it compiles nothing; each kernel compiles (or loads from the cache) on its first
-    call.
+
+@memo(size=None, why="one entry per kernel module: a handful")
+def kernels(module: str, package: str = GAME_KERNELS) -> ModuleType | None:
+    """The compiled kernel module ``<package>.<module>``, or None without numba.
+
+    ``package`` is ``GAME_KERNELS`` (the rules' playouts) or ``SOLVER_KERNELS`` (the exact
+    solvers'). Importing it compiles nothing; each kernel compiles (or loads from the cache) on
+    its first call.
     """
     if _numba() is None:
         return None
-    return importlib.import_module(f"purestate.games.kernels.{module}")
+    return importlib.import_module(f"{package}.{module}")
 
 
 def jit(function: _F) -> _F:
