@@ -1,4 +1,5 @@
-"""Properties of the search agents on tic-tac-toe: exact values, purity, same key -> same move."""
+"""Properties of the search agents (tic-tac-toe, and ultimate for its hook): exact values, purity,
+same key -> same move."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from purestate.agents.mcts import MCTS, Tree, unit_reward
 from purestate.agents.xtreme2019 import Xtreme2019
 from purestate.core.keys import Key
 from purestate.experiments.tournament import elo
+from purestate.games.ultimate import UltimateTicTacToe
 
 from .strategies import keys as key_strategy
 from .strategies import states
@@ -188,3 +190,38 @@ def test_alphabeta_walks_the_tree_as_the_recursive_search(
     )
     assert got == want
     assert list(t1.items()) == list(t2.items())
+
+
+class _NoEndingMoves(UltimateTicTacToe):
+    """Ultimate tic-tac-toe without its ``ending_moves`` hook: the search steps every move."""
+
+    ending_moves = None
+
+
+ULTIMATE = purestate.make("ultimate_tictactoe")
+
+
+def _tree(node: Any) -> tuple[Any, ...]:
+    return (
+        node.move,
+        node.n,
+        node.w,
+        node.proven,
+        node.lower,
+        tuple(node.untried),
+        tuple(_tree(c) for c in node.children),
+    )
+
+
+@given(states(ULTIMATE), key_strategy())
+def test_mcts_ending_moves_hook_builds_the_tree_of_stepping_every_move(
+    state: Any, key: Key
+) -> None:
+    # the hook only saves steps: the same children, untried moves and statistics to the bit
+    if ULTIMATE.is_over(state):
+        return
+    agent = MCTS(simulations=150)
+    fast = agent.search(ULTIMATE, Tree(), state, key)
+    slow = agent.search(_NoEndingMoves(), Tree(), state, key)
+    assert fast.simulations == slow.simulations
+    assert _tree(fast.root) == _tree(slow.root)

@@ -11,7 +11,8 @@
   are not selected again (the node's lower bound holds the best one's value and raises what is
   backed up through it); the search stops once the root is proven.
 - **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
-  steps every move once and keeps the game-ending ones as proven children, so an immediate win
+  steps every move once (or asks the game's ``ending_moves`` hook which moves end it, the same
+  children without the steps) and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
 - **PUCT and injected evaluators** (``select="puct"``, ``MCTS(evaluator=fn)``): a leaf gets all
@@ -58,7 +59,12 @@ from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.batch import random_returns
 from purestate.core.game import Game, require_game
-from purestate.core.hooks import DecisivePlayoutFn, decisive_playout_of, playout_of
+from purestate.core.hooks import (
+    DecisivePlayoutFn,
+    decisive_playout_of,
+    ending_moves_of,
+    playout_of,
+)
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -684,6 +690,7 @@ def _simulations(
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout)
     draws = agent.draws
     eager = agent.decisive and solver
+    ending = ending_moves_of(game)
     anti = mode == "antidecisive"
     puct = agent.select == "puct"
     # AlphaZero's c_puct weighs priors against values in [-1, 1]; here values are in [0, 1]
@@ -698,8 +705,15 @@ def _simulations(
             # an immediate win (the node is proven) or the only moves that do not lose at once
             p = node.player
             state = node.state
+            ends = None if ending is None else ending(state)
+            if ends is not None and not ends:  # the game's hook: no move ends it, no step
+                node.untried = moves
+                return
             rest = []
             for m in moves:
+                if ends is not None and m not in ends:
+                    rest.append(m)
+                    continue
                 s = step(state, m)
                 if is_over(s):
                     child = Node(s, m, p, -1)
