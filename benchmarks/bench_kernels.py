@@ -2,7 +2,7 @@
 
 Run: ``PYTHONPATH=src python benchmarks/bench_kernels.py [--reps R] [--seconds S] [--only PART]``
 
-Parts (``--only playouts|batch|compile|mcts``; all by default):
+Parts (``--only playouts|batch|compile|mcts|mcts-parts``; all by default):
 
 - **playouts**: random games from the start, one call per game, for tic-tac-toe, connect four,
   ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
@@ -21,6 +21,10 @@ Parts (``--only playouts|batch|compile|mcts``; all by default):
   pure Python kernels as before this issue), ``draws=counter`` on the pure path, and
   ``draws=counter`` compiled (today's default), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one
   random rollout, solver on) searching the same position, the searches taking turns.
+
+- **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
+  of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
+  redone alone, the rest being selection, backup and the loop.
 
 The machine may be shared: read the ratios, which come from one process.
 """
@@ -280,6 +284,70 @@ def part_mcts(reps: int) -> None:
                 print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
 
 
+def part_mcts_parts(reps: int) -> None:
+    """Where a search's time goes: each part of the work a search did, redone alone.
+
+    Every node but the root cost one ``step`` from its parent, one ``legal``, one
+    ``ending_moves``, one shuffle, one ``Node`` and (if the game is not over there) one playout
+    from its state with its simulation's key; the search's time less those is selection, backup
+    and the loop's own work.
+    """
+    from purestate.agents.mcts import Node, shuffle
+
+    game = purestate.make("ultimate_tictactoe")
+    agent = MCTS()
+    print("\nultimate tic-tac-toe, mcts:simulations=1000: microseconds per simulation, by part")
+    for where, (state, _) in positions(game).items():
+        parts: dict[str, list[float]] = {}
+        for rep in range(reps + 1):
+            t = time.process_time()
+            tree = agent.search(game, Tree(), state, keys.key(rep))
+            total = time.process_time() - t
+            assert tree.root is not None
+            edges = []
+            stack = [tree.root]
+            while stack:
+                node = stack.pop()
+                edges.extend((node.state, ch) for ch in node.children)
+                stack.extend(node.children)
+            made = [ch for _, ch in edges if ch.n]  # the expanded ones, not decisive leaves
+            k = keys.split(keys.key(rep), 3)[1]
+            sims = tree.simulations
+            timed = {}
+            t = time.process_time()
+            for parent, ch in edges:
+                game.step(parent, ch.move)
+            timed["step"] = time.process_time() - t
+            t = time.process_time()
+            lists = [list(game.legal(ch.state)) for ch in made]
+            timed["legal"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                game.ending_moves(ch.state)
+            timed["ending_moves"] = time.process_time() - t
+            bits = random.Random(rep).getrandbits
+            t = time.process_time()
+            for moves in lists:
+                shuffle(moves, bits)
+            timed["shuffle"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                Node(ch.state, ch.move, ch.mover, ch.player)
+            timed["Node"] = time.process_time() - t
+            live = [ch.state for ch in made if not game.is_over(ch.state)]
+            t = time.process_time()
+            for i, s in enumerate(live):
+                game.playout(s, keys.fold_in(k, i))
+            timed["playout (key, call, kernel)"] = time.process_time() - t
+            timed["selection, backup, loop"] = total - sum(timed.values())
+            if rep:
+                for name, seconds in timed.items():
+                    parts.setdefault(name, []).append(seconds * 1e6 / sims)
+                parts.setdefault("total", []).append(total * 1e6 / sims)
+        line = ", ".join(f"{name} {statistics.median(v):.1f}" for name, v in parts.items())
+        print(f"{where:9} {line}")
+
+
 def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:
     """One search of pyspiel's C++ MCTSBot from the position ``actions`` reach, per call (the
     round's seed), as simulations per CPU second; None without pyspiel."""
@@ -306,7 +374,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts"))
+    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts"))
     args = parser.parse_args()
     if args.only in (None, "compile"):
         part_compile()
@@ -316,6 +384,8 @@ def main() -> None:
         part_batch(args.reps)
     if args.only in (None, "mcts"):
         part_mcts(args.reps)
+    if args.only in (None, "mcts-parts"):
+        part_mcts_parts(args.reps)
 
 
 if __name__ == "__main__":

@@ -809,6 +809,7 @@ def _simulations(
     # sqrt(n) for every visit count n a child can have, looked up rather than called (the same
     # floats): the UCB1 loop scores every child of every node on the path
     roots: list[float] = []
+    plain = solver and not bias
     sims = 0
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
@@ -855,19 +856,29 @@ def _simulations(
                     node = child
                     break
                 lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
-                for ch in node.children:
-                    # A proven child can teach nothing more: the node's lower bound already
-                    # holds its value, so only unproven children (which might be better) are
-                    # explored.
-                    if ch.proven is not None and solver:
-                        continue
-                    n = ch.n
-                    score = ch.w / n + lg / roots[n]
-                    if bias:
-                        score += bias * ch.h / (n + 1)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
+                if plain:  # the common case, every child of every node on the path: the loop
+                    # below without the branches that cannot be taken
+                    for ch in node.children:
+                        if ch.proven is None:
+                            n = ch.n
+                            score = ch.w / n + lg / roots[n]
+                            if score > best_score:
+                                best_score = score
+                                best = ch
+                else:
+                    for ch in node.children:
+                        # A proven child can teach nothing more: the node's lower bound already
+                        # holds its value, so only unproven children (which might be better)
+                        # are explored.
+                        if ch.proven is not None and solver:
+                            continue
+                        n = ch.n
+                        score = ch.w / n + lg / roots[n]
+                        if bias:
+                            score += bias * ch.h / (n + 1)
+                        if score > best_score:
+                            best_score = score
+                            best = ch
             if best is None:  # every child proven (only without the solver's bookkeeping)
                 best = max(node.children, key=lambda ch: ch.proven or 0.0)
             node = best
