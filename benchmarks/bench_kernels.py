@@ -289,8 +289,8 @@ def part_mcts_parts(reps: int) -> None:
 
     Every node but the root cost one ``step`` from its parent, one ``legal``, one
     ``ending_moves``, one shuffle, one ``Node`` and (if the game is not over there) one playout
-    from its state with its simulation's key; the search's time less those is selection, backup
-    and the loop's own work.
+    from its state with its simulation's key (made in one block); the search's time less those
+    is selection, backup and the loop's own work.
     """
     from purestate.agents.mcts import Node, shuffle
 
@@ -336,9 +336,12 @@ def part_mcts_parts(reps: int) -> None:
             timed["Node"] = time.process_time() - t
             live = [ch.state for ch in made if not game.is_over(ch.state)]
             t = time.process_time()
-            for i, s in enumerate(live):
-                game.playout(s, keys.fold_in(k, i))
-            timed["playout (key, call, kernel)"] = time.process_time() - t
+            sim_keys = batch.key_range(k, 0, sims).tolist()
+            timed["keys"] = time.process_time() - t
+            t = time.process_time()
+            for s, sk in zip(live, sim_keys, strict=False):
+                game.playout(s, sk)
+            timed["playout (call, kernel)"] = time.process_time() - t
             timed["selection, backup, loop"] = total - sum(timed.values())
             if rep:
                 for name, seconds in timed.items():

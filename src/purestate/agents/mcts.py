@@ -57,7 +57,7 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
-from purestate.core.batch import random_returns
+from purestate.core.batch import key_range, random_returns
 from purestate.core.game import Game, require_game
 from purestate.core.hooks import (
     DecisivePlayoutFn,
@@ -698,7 +698,6 @@ def _simulations(
     rand = rng.random
     getrandbits = rng.getrandbits
     log, sqrt = math.log, math.sqrt
-    fold_in = keys.fold_in
     c = agent.c
     solver = agent.solver
     bias = agent.bias
@@ -789,9 +788,9 @@ def _simulations(
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
         if fast_random is not None:
-            return unit_reward(fast_random(s, fold_in(k_playout, i), draws)[0])
+            return unit_reward(fast_random(s, sim_keys[i], draws)[0])
         if fast_decisive is not None:
-            return unit_reward(fast_decisive(s, fold_in(k_playout, i), anti, draws)[0])
+            return unit_reward(fast_decisive(s, sim_keys[i], anti, draws)[0])
         if mode == "heavy":
             assert scorer is not None
             s = _heavy_playout(game, s, rand, scorer)
@@ -809,12 +808,16 @@ def _simulations(
     # sqrt(n) for every visit count n a child can have, looked up rather than called (the same
     # floats): the UCB1 loop scores every child of every node on the path
     roots: list[float] = []
+    # fold_in(k_playout, i) for simulation i, made with numpy's speed (the same keys)
+    sim_keys: list[Key] = []
     plain = solver and not bias
     sims = 0
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
         if sims and (sims == limit or (timed and not sims & 15 and passed())):
             break
+        if sims == len(sim_keys):  # the keys of the next simulations, made a block at a time
+            sim_keys.extend(key_range(k_playout, sims, limit if limit > 0 else sims + 64).tolist())
         if root.n >= len(roots):  # a child's visits are at most the root's
             roots.extend([sqrt(n) for n in range(len(roots), 2 * root.n + 64)])
         node = root
@@ -889,7 +892,7 @@ def _simulations(
             if node.mover == _NONE:
                 r0 = node.proven if node.player == 0 else 1.0 - node.proven
         elif evaluated:
-            priors, v = yield node.state, fold_in(k_playout, sims)
+            priors, v = yield node.state, sim_keys[sims]
             # v is for the player to move in the leaf; the other player's is -v
             r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
             if puct:
