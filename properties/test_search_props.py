@@ -1,5 +1,5 @@
-"""Properties of the search agents (tic-tac-toe; ultimate and connect four for the ending_moves
-hook): exact values, purity, same key -> same move."""
+"""Properties of the search agents on tic-tac-toe (and ultimate and connect four for the
+ending_moves hook): exact values, purity, same key -> same move."""
 
 from __future__ import annotations
 
@@ -236,3 +236,8 @@ def test_mcts_ending_moves_hook_builds_the_tree_of_stepping_every_move(
 @given(states(CONNECT_FOUR), key_strategy())
 def test_mcts_ending_moves_hook_builds_the_same_tree_on_connect_four(state: Any, key: Key) -> None:
     _same_tree_with_and_without_ending_moves(CONNECT_FOUR, state, key)
+
+
+@given(states(TTT), key_strategy())
+def test_mcts_ending_moves_hook_builds_the_same_tree_on_tictactoe(state: Any, key: Key) -> None:
+    _same_tree_with_and_without_ending_moves(TTT, state, key)
