@@ -415,3 +415,19 @@ def test_shuffle_is_random_shuffle_of_the_same_generator() -> None:
             b.shuffle(theirs)
             assert ours == theirs
             assert a.random() == b.random()  # the same draws consumed
+
+
+def test_simulation_i_evaluates_its_leaf_with_fold_in_of_the_playout_key() -> None:
+    # the keys are made in blocks (64, 128, then the rest): each must be fold_in's
+    game = purestate.make("ultimate_tictactoe")
+    seen: list[int] = []
+
+    def evaluator(g: Any, states: Any, leaf_keys: Any) -> list[Any]:
+        seen.extend(leaf_keys)
+        return [((1.0 / len(g.legal(s)),) * len(g.legal(s)), 0.0) for s in states]
+
+    key = keys.key(11)
+    tree = MCTS(simulations=250, evaluator=evaluator).search(game, Tree(), game.initial(), key)
+    k_playout = keys.split(key, 3)[1]
+    assert tree.simulations == len(seen) == 250  # no leaf is decided this early
+    assert seen == [keys.fold_in(k_playout, i) for i in range(250)]

@@ -816,8 +816,9 @@ def _simulations(
         # at least one simulation, so the root always has a child to play
         if sims and (sims == limit or (timed and not sims & 15 and passed())):
             break
-        if sims == len(sim_keys):  # the keys of the next simulations, made a block at a time
-            sim_keys.extend(key_range(k_playout, sims, limit if limit > 0 else sims + 64).tolist())
+        if sims == len(sim_keys):  # the keys of the next simulations, in blocks that double
+            block = sims + 64 if limit < 0 else min(limit - sims, sims + 64)
+            sim_keys.extend(key_range(k_playout, sims, block).tolist())
         if root.n >= len(roots):  # a child's visits are at most the root's
             roots.extend([sqrt(n) for n in range(len(roots), 2 * root.n + 64)])
         node = root
