@@ -2,7 +2,7 @@
 
 Run: ``PYTHONPATH=src python benchmarks/bench_kernels.py [--reps R] [--seconds S] [--only PART]``
 
-Parts (``--only playouts|batch|compile|mcts``; all by default):
+Parts (``--only playouts|batch|compile|mcts|mcts-parts``; all by default):
 
 - **playouts**: random games from the start, one call per game, for tic-tac-toe, connect four,
   ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
@@ -15,11 +15,16 @@ Parts (``--only playouts|batch|compile|mcts``; all by default):
   wall second (the threads run at once, so wall is what a user waits).
 - **compile**: the first call of every kernel in a new process, with an empty numba cache (cold)
   and again with the cache it left (warm), including numba's import.
-- **mcts**: ``mcts:simulations=1000`` (defaults) searches from the start per CPU second on
-  ultimate tic-tac-toe and connect four, the playouts drawn three ways: ``draws=mersenne`` (the
+- **mcts**: ``mcts:simulations=1000`` (defaults) searches per CPU second on ultimate
+  tic-tac-toe (from the start and from a mid-game position, ``MIDGAME_PLIES`` random plies) and
+  connect four (from the start), the playouts drawn three ways: ``draws=mersenne`` (the
   pure Python kernels as before this issue), ``draws=counter`` on the pure path, and
   ``draws=counter`` compiled (today's default), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one
-  random rollout, solver on) and Python ``MCTSBot``.
+  random rollout, solver on) searching the same position, the searches taking turns.
+
+- **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
+  of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
+  redone alone, the rest being selection, backup and the loop.
 
 The machine may be shared: read the ratios, which come from one process.
 """
@@ -210,54 +215,169 @@ def pure_playouts(game: Any) -> Any:
     return Pure(*(getattr(game, f.name) for f in attrs.fields(type(game)) if f.init))
 
 
+MIDGAME_PLIES = 20
+"""The mid-game position: this many plies of the random game of ``keys.key(20)``."""
+
+
+def positions(game: Any) -> dict[str, tuple[Any, list[int]]]:
+    """The start and the mid-game position: our state and pyspiel's actions to reach it.
+
+    pyspiel's ultimate tic-tac-toe splits a free move into two actions (the board, then the
+    cell); connect four's moves are its actions.
+    """
+    out: dict[str, tuple[Any, list[int]]] = {"start": (game.initial(), [])}
+    s, actions = game.initial(), []
+    for ply in range(MIDGAME_PLIES):
+        m = keys.choice(keys.fold_in(keys.key(20), ply), game.legal(s))
+        if hasattr(s, "target"):  # ultimate: a move id is board * 9 + cell
+            actions.extend([m // 9, m % 9] if s.target < 0 else [m % 9])
+        else:
+            actions.append(m)
+        s = game.step(s, m)
+    out["mid-game"] = (s, actions)
+    return out
+
+
 def part_mcts(reps: int) -> None:
-    print("\nmcts:simulations=1000 from the start, simulations per CPU second")
+    print("\nmcts:simulations=1000 (defaults), simulations per CPU second, beside OpenSpiel's C++")
+    print("MCTSBot (uct_c=2, 1,000 simulations, one random rollout, solver on) searching the same")
+    print("position, the searches taking turns; the ratio is the median of the per-round ratios")
     for spec, peer_name in (("ultimate_tictactoe", "ultimate_tic_tac_toe"),
                             ("connect_four", "connect_four")):  # fmt: skip
         game = purestate.make(spec)
-        rows: dict[str, list[float]] = {}
         cases = (
             ("mersenne, pure (before)", MCTS(draws="mersenne"), game),
             ("counter, pure", MCTS(), pure_playouts(game)),
             ("counter, compiled", MCTS(), game),
         )
+        for where, (state, actions) in positions(game).items():
+            if spec == "connect_four" and where != "start":
+                continue
+            rows: dict[str, list[float]] = {}
+            peer = cpp_mcts(peer_name, actions)
+            for rep in range(reps + 1):
+                for label, agent, g in cases:
+                    t = time.process_time()
+                    tree = agent.search(g, Tree(), state, keys.key(rep))
+                    rate = tree.simulations / (time.process_time() - t)
+                    if rep:  # the first round warms up
+                        rows.setdefault(label, []).append(rate)
+                if peer is not None:
+                    rate = peer(rep)
+                    if rep:
+                        rows.setdefault("C++", []).append(rate)
+            cpp = rows.pop("C++", None)
+            for label, found in rows.items():
+                med = statistics.median(found)
+                vs = ""
+                if cpp:
+                    ratio = statistics.median(a / b for a, b in zip(found, cpp, strict=True))
+                    vs = f"  {ratio:.2f}x C++"
+                name = f"{spec} {where}"
+                print(
+                    f"{name:30} {label:24} {med:10,.0f} ({min(found):,.0f}-{max(found):,.0f}){vs}"
+                )
+            if cpp:
+                name = f"{spec} {where}"
+                med = statistics.median(cpp)
+                label = "OpenSpiel C++ MCTSBot"
+                print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
+
+
+def part_mcts_parts(reps: int) -> None:
+    """Where a search's time goes: each part of the work a search did, redone alone.
+
+    Every node but the root cost one ``step`` from its parent, one ``legal``, one
+    ``ending_moves``, one shuffle, one ``Node`` and (if the game is not over there) one playout
+    from its state with its simulation's key (made in one block); the search's time less those
+    is selection, backup and the loop's own work.
+    """
+    from purestate.agents.mcts import Node, shuffle
+
+    game = purestate.make("ultimate_tictactoe")
+    agent = MCTS()
+    print("\nultimate tic-tac-toe, mcts:simulations=1000: microseconds per simulation, by part")
+    for where, (state, _) in positions(game).items():
+        parts: dict[str, list[float]] = {}
         for rep in range(reps + 1):
-            for label, agent, g in cases:
-                t = time.process_time()
-                tree = agent.search(g, Tree(), game.initial(), keys.key(rep))
-                if rep:  # the first round warms up
-                    rows.setdefault(label, []).append(tree.simulations / (time.process_time() - t))
-        peer = cpp_mcts(peer_name, reps)
-        for label, rates in rows.items():
-            med = statistics.median(rates)
-            vs = f"  {med / peer:.2f}x C++" if peer else ""
-            print(f"{spec:20} {label:24} {med:10,.0f} ({min(rates):,.0f}-{max(rates):,.0f}){vs}")
-        if peer:
-            print(f"{spec:20} {'OpenSpiel C++ MCTSBot':24} {peer:10,.0f}")
+            t = time.process_time()
+            tree = agent.search(game, Tree(), state, keys.key(rep))
+            total = time.process_time() - t
+            assert tree.root is not None
+            edges = []
+            stack = [tree.root]
+            while stack:
+                node = stack.pop()
+                edges.extend((node.state, ch) for ch in node.children)
+                stack.extend(node.children)
+            made = [ch for _, ch in edges if ch.n]  # the expanded ones, not decisive leaves
+            k = keys.split(keys.key(rep), 3)[1]
+            sims = tree.simulations
+            timed = {}
+            t = time.process_time()
+            for parent, ch in edges:
+                game.step(parent, ch.move)
+            timed["step"] = time.process_time() - t
+            t = time.process_time()
+            lists = [list(game.legal(ch.state)) for ch in made]
+            timed["legal"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                game.ending_moves(ch.state)
+            timed["ending_moves"] = time.process_time() - t
+            bits = random.Random(rep).getrandbits
+            t = time.process_time()
+            for moves in lists:
+                shuffle(moves, bits)
+            timed["shuffle"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                Node(ch.state, ch.move, ch.mover, ch.player)
+            timed["Node"] = time.process_time() - t
+            live = [ch.state for ch in made if not game.is_over(ch.state)]
+            t = time.process_time()
+            sim_keys = batch.key_range(k, 0, sims).tolist()
+            timed["keys"] = time.process_time() - t
+            t = time.process_time()
+            for s, sk in zip(live, sim_keys, strict=False):
+                game.playout(s, sk)
+            timed["playout (call, kernel)"] = time.process_time() - t
+            timed["selection, backup, loop"] = total - sum(timed.values())
+            if rep:
+                for name, seconds in timed.items():
+                    parts.setdefault(name, []).append(seconds * 1e6 / sims)
+                parts.setdefault("total", []).append(total * 1e6 / sims)
+        line = ", ".join(f"{name} {statistics.median(v):.1f}" for name, v in parts.items())
+        print(f"{where:9} {line}")
 
 
-def cpp_mcts(name: str, reps: int) -> float | None:
+def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:
+    """One search of pyspiel's C++ MCTSBot from the position ``actions`` reach, per call (the
+    round's seed), as simulations per CPU second; None without pyspiel."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game(name)
-    rates = []
-    for rep in range(reps + 1):
+    state = game.new_initial_state()
+    for a in actions:
+        state.apply_action(a)
+
+    def run(rep: int) -> float:
         evaluator = pyspiel.RandomRolloutEvaluator(1, rep)
         bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1000, 1000, True, rep, False)
         t = time.process_time()
-        bot.step(game.new_initial_state())
-        if rep:
-            rates.append(1000 / (time.process_time() - t))
-    return statistics.median(rates)
+        bot.step(state)
+        return 1000 / (time.process_time() - t)
+
+    return run
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts"))
+    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts"))
     args = parser.parse_args()
     if args.only in (None, "compile"):
         part_compile()
@@ -267,6 +387,8 @@ def main() -> None:
         part_batch(args.reps)
     if args.only in (None, "mcts"):
         part_mcts(args.reps)
+    if args.only in (None, "mcts-parts"):
+        part_mcts_parts(args.reps)
 
 
 if __name__ == "__main__":

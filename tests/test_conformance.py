@@ -23,6 +23,7 @@ from purestate.core.hooks import (
     coloured_board_of,
     decisive_playout_of,
     draw_of,
+    ending_moves_of,
     num_move_ids_of,
     observation_of,
     plane_lines_of,
@@ -264,6 +265,21 @@ def test_decisive_playout_plays_the_decisive_game_of_its_key(hooked_game: Game[A
                 end = decisive_playout(game, s, keys.draws(k, draws), anti)
                 assert playout(s, k, anti, draws) == game.returns(end)
             assert playout(s, k, anti) == playout(s, k, anti, "counter")
+
+
+@pytest.mark.with_hook.with_args(ending_moves_of)
+def test_ending_moves_are_the_moves_after_which_the_game_is_over(
+    hooked_game: Game[Any, Any],
+) -> None:
+    game = hooked_game
+    ending = ending_moves_of(game)
+    assert ending is not None
+    found = 0
+    for s in _states(game, 12, 700):
+        expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+        assert ending(s) == expected
+        found += bool(expected)
+    assert found  # the random games reach positions a move can end
 
 
 @pytest.mark.with_hook.with_args(score_of)

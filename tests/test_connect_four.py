@@ -453,3 +453,20 @@ def test_the_web_app_plays_it_by_clicking_columns(tmp_path: Any) -> None:
     game = ConnectFour()
     end = game.decode("".join(view["moves"]))
     assert game.is_over(end) and list(game.returns(end)) == view["returns"]
+
+
+def test_ending_moves_include_the_last_cell_of_a_drawn_board() -> None:
+    # 4×4 with four in a row is drawn often: the last empty cell ends the game without a line,
+    # which the random games of the conformance suite's boards almost never reach
+    game = purestate.make("connect_four:columns=4,rows=4,connect=4")
+    drawn = 0
+    for i in range(60):
+        s, k, ply = game.initial(), keys.key(i), 0
+        while not game.is_over(s):
+            expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+            assert game.ending_moves(s) == expected
+            s = game.step(s, keys.choice(keys.fold_in(k, ply), game.legal(s)))
+            ply += 1
+        assert game.ending_moves(s) == ()
+        drawn += game.returns(s) == (0.0, 0.0)
+    assert drawn

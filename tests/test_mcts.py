@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 import shutil
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from tests.moves import play_moves
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree, best_child, unit_reward
+from purestate.agents.mcts import MCTS, Tree, best_child, shuffle, unit_reward
 from purestate.agents.timing import with_clock
 from purestate.core import history, keys
 from purestate.core.spec import SpecError
@@ -402,3 +403,31 @@ def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path:
     assert refused.exit_code == 2 and "different sweep" in refused.output
     assert sweep(classic_spec(old_spec), "--resume", str(folders[old_spec])).exit_code == 0
     assert sweep("random", "--resume", str(folders["random"])).exit_code == 0  # others unchanged
+
+
+def test_shuffle_is_random_shuffle_of_the_same_generator() -> None:
+    # the search's shuffle must stay the standard library's (old runs replay with it)
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 7, 8, 9, 16, 33, 81):
+            ours, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(ours, a.getrandbits)
+            b.shuffle(theirs)
+            assert ours == theirs
+            assert a.random() == b.random()  # the same draws consumed
+
+
+def test_simulation_i_evaluates_its_leaf_with_fold_in_of_the_playout_key() -> None:
+    # the keys are made in blocks (64, 128, then the rest): each must be fold_in's
+    game = purestate.make("ultimate_tictactoe")
+    seen: list[int] = []
+
+    def evaluator(g: Any, states: Any, leaf_keys: Any) -> list[Any]:
+        seen.extend(leaf_keys)
+        return [((1.0 / len(g.legal(s)),) * len(g.legal(s)), 0.0) for s in states]
+
+    key = keys.key(11)
+    tree = MCTS(simulations=250, evaluator=evaluator).search(game, Tree(), game.initial(), key)
+    k_playout = keys.split(key, 3)[1]
+    assert tree.simulations == len(seen) == 250  # no leaf is decided this early
+    assert seen == [keys.fold_in(k_playout, i) for i in range(250)]

@@ -438,3 +438,17 @@ class DecisivePlayout(Protocol):
         pure: the same state, key and ``anti`` give the same returns.
         """
         ...
+
+
+class EndingMoves(Protocol):
+    """A game that tells which moves end it without stepping each (MCTS's decisive expansion)."""
+
+    def ending_moves(self, state: Any) -> tuple[Any, ...]:
+        """The moves of ``legal(state)`` after which the game is over, in ``legal``'s order.
+
+        Called by Monte Carlo search on every new node with ``decisive`` expansion (the
+        default), instead of stepping every legal move to ask ``is_over``: it must be exactly
+        ``tuple(m for m in legal(state) if is_over(step(state, m)))``, and () once the game is
+        over. Pure.
+        """
+        ...

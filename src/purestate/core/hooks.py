@@ -1,7 +1,7 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``BatchPlayouts``, ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``,
+``BatchPlayouts``, ``DecisivePlayout``, ``EndingMoves``, ``Scored``, ``Unscored``, ``Observed``,
 ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
 and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
@@ -264,4 +264,15 @@ DecisivePlayoutFn = Callable[..., tuple[float, float]]
 def decisive_playout_of(game: Any) -> DecisivePlayoutFn | None:
     """The game's fast decisive random game to the end (``DecisivePlayout``), or None."""
     found: DecisivePlayoutFn | None = _method(game, "decisive_playout")
+    return found
+
+
+EndingMovesFn = Callable[[Any], tuple[Any, ...]]
+"""``ending_moves(state)``."""
+
+
+def ending_moves_of(game: Any) -> EndingMovesFn | None:
+    """The game's moves that end it from a state, found without stepping (``EndingMoves``), or
+    None."""
+    found: EndingMovesFn | None = _method(game, "ending_moves")
     return found

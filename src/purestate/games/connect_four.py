@@ -467,6 +467,25 @@ class ConnectFour:
         _set_o(child, o)
         return child
 
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The columns after which the game is over, left to right (``EndingMoves``): the
+        mover's winning cells among the playable ones (the threat test, once for the whole
+        board), or the last empty cell."""
+        mask = state.x | state.o
+        if state.winner >= 0 or mask == self._full:
+            return ()
+        b = self._board
+        playable = (mask + b.bottoms) & self._full
+        mine = state.o if state.to_move else state.x
+        # nobody can win at once before holding ``connect - 1`` stones
+        ends = b.threats(mine) & playable if mine.bit_count() >= self.connect - 1 else 0
+        if (mask | playable) == self._full and playable.bit_count() == 1:
+            ends = playable  # the last cell: the game ends, won or drawn
+        if not ends:
+            return ()
+        column_mask = self._column_mask
+        return tuple(c for c in self._legal[mask & self._tops] if ends & column_mask[c])
+
     def playout(
         self, state: State, key: keys.Key, draws: keys.Draws = "counter"
     ) -> tuple[float, float]:

@@ -85,7 +85,7 @@ def winner(state: State) -> int | None:
 class _Node:
     """Everything about one reachable position, computed once."""
 
-    __slots__ = ("canonical", "children", "images", "legal", "over", "returns", "state")
+    __slots__ = ("canonical", "children", "ending", "images", "legal", "over", "returns", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -97,6 +97,11 @@ class _Node:
         )
         self.returns: tuple[float, float] = (
             (0.0, 0.0) if w is None else (1.0, -1.0) if w == 0 else (-1.0, 1.0)
+        )
+        mine = state.o if state.to_move else state.x
+        # the moves that make a line or fill the last square
+        self.ending: tuple[int, ...] = tuple(
+            m for m in self.legal if has_line(mine | 1 << m) or filled | 1 << m == FULL
         )
         self.children: list[State | None] = [None] * 9
         self.images: tuple[State, ...] | None = None
@@ -192,6 +197,11 @@ class TicTacToe:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
         node = _NODES.get(state)
         return (node or _node(state)).returns
+
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The squares after which the game is over, in increasing order (``EndingMoves``)."""
+        node = _NODES.get(state)
+        return (node or _node(state)).ending
 
     def step(self, state: State, move: int) -> State:
         """Put the mover's mark on square ``move``.

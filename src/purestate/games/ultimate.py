@@ -206,6 +206,42 @@ class UltimateTicTacToe(BigBoardGame[State]):
         c = _MOVE_CELL[move]
         return _state(x, o, boards, -1 if boards >> (18 + c) & 1 else c, 1 - state.to_move)
 
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The legal moves after which the game is over, in increasing order (``EndingMoves``).
+
+        Only a move that closes its small board can end the game, and only on a board whose
+        closing would give the mover a line of won boards or close the last open board: most
+        positions have no such board, and the answer costs a few look-ups instead of a step per
+        legal move.
+        """
+        t = state.target
+        if t == GAME_OVER:
+            return ()
+        boards = state.boards
+        closed = boards >> 18
+        won = boards >> 9 & FULL if state.to_move else boards & FULL
+        mine_all = state.o if state.to_move else state.x
+        occ_all = state.x | state.o
+        out: list[int] = []
+        for b in (t,) if t >= 0 else range(9):
+            bit = 1 << b
+            if closed & bit:
+                continue
+            line = WINS[won | bit]
+            last = closed | bit == FULL
+            if not (line or last):
+                continue
+            shift = 9 * b
+            mine = mine_all >> shift & FULL
+            occ = occ_all >> shift & FULL
+            for c in EMPTY_CELLS[occ]:
+                cell = 1 << c
+                # winning the board ends the game (a line, or the last board closed); filling
+                # it without a win ends it only when it was the last open board
+                if WINS[mine | cell] or (last and occ | cell == FULL):
+                    out.append(shift + c)
+        return tuple(out)
+
     def _compiled_playout(self, state: State, key: keys.Key) -> tuple[float, float] | None:
         """``playout`` by ``kernels/ultimate.py``, or None without numba."""
         kernel = compiled.kernels("ultimate")
