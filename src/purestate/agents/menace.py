@@ -37,10 +37,11 @@ from typing import Any, ClassVar, Literal
 from attrs import evolve, field, fields, frozen
 from pyrsistent import PMap, pmap
 
-from purestate.core.agent import Decision, check_seat
-from purestate.core.episode import Episode
-from purestate.core.game import Game
-from purestate.core.keys import Key, weighted_index
+from purestate.core.agent import Agent, Decision, check_seat
+from purestate.core.episode import Episode, agent_moves, resign_returns
+from purestate.core.game import Game, require_game
+from purestate.core.hooks import observation_of
+from purestate.core.keys import Key, fold_in, weighted_index
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError, build, format_spec
 from purestate.solve.bounds import require_whole_game
@@ -348,6 +349,34 @@ class Menace:
             ev[k] = box.set(canon, min(BEAD_LIMIT, max(floor, box[canon] + delta)))
         return MenaceTable(table.seat, ev.persistent())
 
+    def train_games(
+        self,
+        game: Game[Any, Any],
+        table: MenaceTable,
+        seat: int,
+        opponent: Agent,
+        opponent_table: Any,
+        key: Key,
+        games: int,
+        start: int = 0,
+    ) -> tuple[MenaceTable, tuple[Episode, ...]]:
+        """Games ``start`` .. ``start + games - 1`` against ``opponent`` (which does not learn):
+        the table after the last game and the episodes (the ``FusedTraining`` hook).
+
+        Exactly the games and tables of the fold (``act``, then ``learn`` after each game; a test
+        compares them), with the beads of the boxes met kept in local lists for the whole call
+        and one persistent table built at the end. Stops after a game MENACE refused to play.
+        """
+        loop = _TrainingLoop(self, game, table, seat)
+        played: list[Episode] = []
+        for i in range(start, start + games):
+            ep = loop.play(opponent, opponent_table, fold_in(key, i))
+            loop.learn(ep)
+            played.append(ep)
+            if ep.resigned == seat and seat not in ep.movers:
+                break  # MENACE refused: every later game is refused too
+        return loop.table(), tuple(played)
+
     def drawn(
         self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
     ) -> tuple[tuple[str, Any], ...]:
@@ -495,3 +524,120 @@ class Menace:
                     f"box {k}: no bead count for move {game.format_move(m)} (0 for none){hint}"
                 )
         return pmap(box)
+
+
+class _TrainingLoop:
+    """MENACE learning game after game inside one ``train_games`` call: the boxes met so far as
+    mutable bead lists (moves in the table's order, so every draw is ``act``'s), read from the
+    table once and written back once."""
+
+    def __init__(self, menace: Menace, game: Game[Any, Any], table: MenaceTable, seat: int):
+        require_game(game)  # as ``play`` does before a game
+        self.menace, self.game, self.seat, self.start = menace, game, seat, table
+        self.index = box_index(game, table.seat, menace.include_forced, menace.dedupe)
+        self.observe = observation_of(game)
+        # box key -> (moves, bead counts, position of each move); None: no box (a forced move)
+        self.boxes: dict[str, tuple[tuple[Any, ...], list[int], dict[Any, int]] | None] = {}
+        self.keys: dict[Any, tuple[str, int]] = {}
+
+    def box(self, k: str) -> tuple[tuple[Any, ...], list[int], dict[Any, int]] | None:
+        """The beads of box ``k`` as this loop keeps them, read from the table on first use."""
+        try:
+            return self.boxes[k]
+        except KeyError:
+            box = self.start.boxes.get(k)
+            found = None
+            if box is not None:
+                moves = tuple(box)
+                found = (moves, [box[m] for m in moves], {m: i for i, m in enumerate(moves)})
+            self.boxes[k] = found
+            return found
+
+    def box_key(self, state: Any) -> tuple[str, int]:
+        """``box_key`` through a dict of this call's positions (cheaper than the shared memo)."""
+        found = self.keys.get(state)
+        if found is None:
+            found = self.keys[state] = box_key(self.game, state)
+        return found
+
+    def act(self, state: Any, key: Key) -> Any:
+        """MENACE's move in ``state`` from the current beads, exactly as ``Menace.act`` draws it
+        (None: it resigns)."""
+        game = self.game
+        k, g = self.box_key(state)
+        box = self.box(k)
+        if box is None:
+            return _forced(game, state, game.legal(state), k)
+        moves, counts, _ = box
+        if sum(counts) == 0:
+            if self.menace.empty != "refill":
+                return None
+            counts = [self.menace.stage_beads(self.index[k].stage)] * len(moves)
+        chosen = moves[weighted_index(key, counts)]
+        return game.transform_move(chosen, game.inverse(g))
+
+    def play(self, opponent: Agent, opponent_table: Any, key: Key) -> Episode:
+        """One game, as ``core.episode.plies`` plays it with ``fold_in(key, ply)`` per ply."""
+        game, seat, observe = self.game, self.seat, self.observe
+        is_over, to_move, step = game.is_over, game.to_move, game.step
+        state = game.initial()
+        states = [state]
+        moves: list[Any] = []
+        movers: list[int] = []
+        theirs = opponent_table  # a search may replace its table within one game
+        ply = 0
+        while not is_over(state):
+            p = to_move(state)
+            if p == seat:
+                move = self.act(state if observe is None else observe(state, p), fold_in(key, ply))
+                after = None if move is None else step(state, move)
+            else:
+                decision, after = agent_moves(game, opponent, theirs, state, p, fold_in(key, ply),
+                                              observe)  # fmt: skip
+                if decision.table is not None:
+                    theirs = decision.table
+                move = decision.move
+            if after is None:
+                return Episode(tuple(states), tuple(moves), tuple(movers), resign_returns(p), p)
+            state = after
+            states.append(state)
+            moves.append(move)
+            movers.append(p)
+            ply += 1
+        return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state))
+
+    def learn(self, episode: Episode) -> None:
+        """``Menace.learn`` on the beads kept here: the same boxes, in the same order."""
+        menace, game, seat = self.menace, self.game, self.seat
+        win, draw, loss = menace.incentives
+        outcome = episode.outcome(seat)
+        delta = win if outcome > 0 else loss if outcome < 0 else draw
+        floor = 1 if menace.empty == "floor" else 0
+        refill = menace.empty == "refill"
+        for state, move, mover in zip(episode.states, episode.moves, episode.movers, strict=False):
+            if mover != seat:
+                continue
+            k, g = self.box_key(state)
+            box = self.box(k)
+            if box is None:
+                continue  # a forced move: no box
+            _, counts, position = box
+            info = self.index.get(k)
+            canon = game.transform_move(move, g)
+            if info is not None:
+                canon = info.orbit.get(canon, canon)
+            i = position.get(canon)
+            if i is None:
+                continue  # a move this box has no bead colour for
+            if refill and info is not None and sum(counts) == 0:
+                counts[:] = [menace.stage_beads(info.stage)] * len(counts)
+            counts[i] = min(BEAD_LIMIT, max(floor, counts[i] + delta))
+
+    def table(self) -> MenaceTable:
+        """The table with every box met written back."""
+        ev = self.start.boxes.evolver()
+        for k, box in self.boxes.items():
+            if box is not None:
+                moves, counts, _ = box
+                ev[k] = pmap(dict(zip(moves, counts, strict=True)))
+        return MenaceTable(self.start.seat, ev.persistent())
