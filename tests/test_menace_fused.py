@@ -111,3 +111,28 @@ def test_only_an_opponent_that_does_not_learn_takes_the_fused_loop() -> None:
     )
     table, played = m.train_games(GAME, t, 1, rnd, None, purestate.key(9), 40)
     assert played == tuple(s.episode for s in fold) and table == fold[-1].tables[1]
+
+
+class _Watched:
+    """Tic-tac-toe with an ``observation`` hook (the whole board: nothing is hidden, but the
+    drivers show the view), so the fused loop must leave the game to the fold."""
+
+    def __init__(self) -> None:
+        self.looked = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(GAME, name)
+
+    def observation(self, state: Any, player: int) -> Any:
+        self.looked += 1
+        return state
+
+
+def test_a_game_with_views_is_played_by_the_fold() -> None:
+    m, rnd = purestate.agent("menace"), purestate.agent("random")
+    t = m.initial_table(GAME, 0)
+    fold = list(islice(train(GAME, (m, rnd), (t, None), purestate.key(4)), 60))
+    watched = _Watched()
+    table, played = m.train_games(watched, t, 0, rnd, None, purestate.key(4), 60)  # type: ignore[arg-type]
+    assert watched.looked > 0
+    assert played == tuple(s.episode for s in fold) and table == fold[-1].tables[0]
