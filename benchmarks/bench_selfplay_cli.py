@@ -11,9 +11,8 @@ checkpoint, summary (with the exact solver's optimal-move rates) and the learnin
 two trees take turns rep by rep under the same load, and the ratio of their medians is printed
 with the figures; the run folders of both are compared byte for byte (all but the picture).
 
-A second figure times the training alone in this process (``Selfplay.stretches`` of this tree:
-the games and learning, without the log, start-up or pictures), as ``bench_menace`` does for the
-fold.
+A second figure times the training alone in a child of each tree (``Selfplay.stretches``: the
+games and the learning, without start-up, the log, the summary or the picture).
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
@@ -47,20 +45,26 @@ def cli_seconds(tree: Path, games: int, out: Path) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def training_rate(games: int, reps: int) -> float:
-    """Games per CPU second of ``Selfplay.stretches`` alone (median of ``reps``)."""
-    from purestate.experiments.selfplay import Selfplay
+TRAINING = """
+import sys, time
+from purestate.experiments.selfplay import Selfplay
+run = Selfplay()
+game = run.make_game()
+games = int(sys.argv[1])
+t0 = time.process_time()
+for _stretch in run.stretches(game, run.initial_tables(game), 0, games):
+    pass
+print(games / (time.process_time() - t0))
+"""
+"""The training alone, timed inside a child (``Selfplay.stretches``: games and learning)."""
 
-    run = Selfplay()
-    game = run.make_game()
-    rates = []
-    for _ in range(reps):
-        tables = run.initial_tables(game)
-        t0 = time.process_time()
-        for _stretch in run.stretches(game, tables, 0, games):
-            pass
-        rates.append(games / (time.process_time() - t0))
-    return statistics.median(rates)
+
+def training_rate(tree: Path, games: int) -> float:
+    """Games per CPU second of ``Selfplay.stretches`` alone with ``tree``'s sources."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    out = subprocess.run([sys.executable, "-c", TRAINING, str(games)], env=env, check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    return float(out)
 
 
 def main() -> None:
@@ -73,6 +77,7 @@ def main() -> None:
     if args.against is not None:
         trees["other tree"] = args.against.resolve()
     seconds: dict[str, list[float]] = {name: [] for name in trees}
+    alone: dict[str, list[float]] = {name: [] for name in trees}
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps):
             # the trees take turns, the first alternating, so neither always runs after the other
@@ -80,22 +85,24 @@ def main() -> None:
             for name in order:
                 out = Path(tmp) / f"{rep}-{name.replace(' ', '-')}"
                 seconds[name].append(cli_seconds(trees[name], args.games, out))
+                alone[name].append(training_rate(trees[name], args.games))
         if args.against is not None:
             a, b = (Path(tmp) / f"0-{n.replace(' ', '-')}" for n in trees)
             same = [f for f in COMPARED if (a / f).read_bytes() == (b / f).read_bytes()]
             print(f"run folders byte for byte: {len(same)} of {len(COMPARED)} files equal")
-    print(f"purestate selfplay --games {args.games:,}, games per CPU second of the command")
-    for name, times in seconds.items():
-        rates = sorted(args.games / t for t in times)
+    print(f"purestate selfplay --games {args.games:,}: games per CPU second")
+    for name in trees:
+        rates = sorted(args.games / t for t in seconds[name])
         print(
-            f"  {name:<10} median {statistics.median(rates):8,.0f}  "
-            f"(range {rates[0]:,.0f} - {rates[-1]:,.0f}, {args.reps} runs)"
+            f"  {name:<10} the command: median {statistics.median(rates):8,.0f} "
+            f"(range {rates[0]:,.0f} - {rates[-1]:,.0f});  the training alone: median "
+            f"{statistics.median(alone[name]):8,.0f} ({args.reps} runs each)"
         )
     if args.against is not None:
         mine, other = (statistics.median(seconds[n]) for n in trees)
-        print(f"  ratio this/other: {other / mine:.2f}x")
-    rate = training_rate(args.games, 3)
-    print(f"training alone (Selfplay.stretches, this process): {rate:,.0f} games/CPU-s")
+        train_mine, train_other = (statistics.median(alone[n]) for n in trees)
+        print(f"  ratio this/other: the command {other / mine:.2f}x, "
+              f"the training alone {train_mine / train_other:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":
