@@ -2,7 +2,7 @@
 
 ``Selfplay`` names the game, the learner, the opponent, the learner's seat and the seed. It builds
 the agents and tables and hands out the lazy ``train`` fold, or plays a stretch of it with
-``play`` (through a learner's fused self-play loop when it has one); the shell decides how many
+``play`` (through a learner's fused loop when it has one); the shell decides how many
 games to take, shows progress and writes files. ``summarize`` turns the outcomes into the
 figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead change).
 """
