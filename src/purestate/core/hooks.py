@@ -5,7 +5,8 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
 and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
-``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
+``FusedTraining``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent``
+(``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -37,6 +38,7 @@ CheckGameFn = Callable[["Game[Any, Any]"], None]
 GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
 SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
+TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 PositionsFn = Callable[["Game[Any, Any]", Any], list[Any]]
 FromParamsFn = Callable[[dict[str, str]], Any]
 
@@ -205,6 +207,13 @@ def selfplay_tables(agent: Any) -> str:
 def selfplay_games_of(agent: Any) -> SelfplayGamesFn | None:
     """The learner's fused self-play loop (``FusedSelfplay``), or None."""
     found: SelfplayGamesFn | None = _method(agent, "selfplay_games")
+    return found
+
+
+def train_games_of(agent: Any) -> TrainGamesFn | None:
+    """The learner's fused loop against an opponent that does not learn (``FusedTraining``), or
+    None."""
+    found: TrainGamesFn | None = _method(agent, "train_games")
     return found
 
 
