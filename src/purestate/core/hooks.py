@@ -79,6 +79,26 @@ def num_move_ids_of(game: Any) -> int | None:
     return found if type(found) is int else None
 
 
+def move_id_count(game: Any) -> int:
+    """How many move ids ``game`` needs: its ``num_move_ids`` (``NumberedMoves``), else one more
+    than the largest move of the start position, as on every board of the registered games (each
+    empty square, each line, each direction). What the bridges size action spaces by and
+    ``alphazero`` sizes its policy by.
+
+    Raises:
+        SpecError: if the start's moves are not non-negative ints.
+    """
+    from purestate.core.spec import SpecError
+
+    known = num_move_ids_of(game)
+    if known is not None:
+        return known
+    start = game.legal(game.initial())
+    if not start or not all(type(m) is int and m >= 0 for m in start):
+        raise SpecError(f"{game.spec.name}: its moves are not action ids (ints from 0)")
+    return int(max(start)) + 1
+
+
 def render_labels_of(game: Any) -> RenderLabelsFn | None:
     """The game's board with a label per move (``LabelledBoard``), or None."""
     found: RenderLabelsFn | None = _method(game, "render_labels")
