@@ -133,6 +133,8 @@ class AlphaZero:
         replay: Examples kept in the replay buffer (the most recent).
         games_per_iteration: Self-play games per training iteration (played at once).
         steps: Training steps per iteration.
+        augment: Learn each position under every symmetry of the game too (the planes of the
+            transformed position, the visit shares moved with the moves).
     """
 
     simulations: int = 64
@@ -148,6 +150,7 @@ class AlphaZero:
     replay: int = 20000
     games_per_iteration: int = 32
     steps: int = 100
+    augment: bool = True
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
@@ -349,7 +352,8 @@ class AlphaZero:
         history: list[list[Any]] = [[game.initial()] for _ in range(n)]
         moves: list[list[Any]] = [[] for _ in range(n)]
         movers: list[list[int]] = [[] for _ in range(n)]
-        rows: list[list[tuple[Any, Any, Any]]] = [[] for _ in range(n)]
+        rows: list[list[tuple[Any, Any, Any, int]]] = [[] for _ in range(n)]
+        symmetries = game.symmetries if self.augment else (0,)
         trees = [Tree()] * n
         ply = 0
         while True:
@@ -365,11 +369,15 @@ class AlphaZero:
                 s = states[g]
                 p = game.to_move(s)
                 legal = game.legal(s)
-                pi = np.zeros(shape.moves, np.float32)
-                mask = np.zeros(shape.moves, bool)
-                mask[list(legal)] = True
-                pi[list(legal)] = visit_distribution(game, tree)
-                rows[g].append((planes(s, p), mask, pi))
+                shares = visit_distribution(game, tree)
+                for sym in symmetries:
+                    image = game.transform(s, sym) if sym else s
+                    ids = [game.transform_move(m, sym) for m in legal] if sym else list(legal)
+                    pi = np.zeros(shape.moves, np.float32)
+                    mask = np.zeros(shape.moves, bool)
+                    mask[ids] = True
+                    pi[ids] = shares
+                    rows[g].append((planes(image, p), mask, pi, p))
                 m = choose_move(game, tree, temperature, k_move)
                 movers[g].append(p)
                 moves[g].append(m)
@@ -382,7 +390,7 @@ class AlphaZero:
         for g in range(n):
             returns = game.returns(states[g])
             episodes.append(Episode(tuple(history[g]), tuple(moves[g]), tuple(movers[g]), returns))
-            for (obs, mask, pi), p in zip(rows[g], movers[g], strict=True):
+            for obs, mask, pi, p in rows[g]:
                 x.append(obs)
                 masks.append(mask)
                 pis.append(pi)
