@@ -232,9 +232,21 @@ def test_without_jax_the_agent_is_refused_naming_the_extra(monkeypatch: Any) -> 
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "jax" else real(name, *a)
     )
-    with pytest.raises(SpecError, match=r"pip install 'purestate\[alphazero\]'") as e:
+    with pytest.raises(
+        SpecError, match=r"^alphazero: needs JAX and optax: pip install 'purestate\[alphazero\]'$"
+    ):
         purestate.agent("alphazero")
-    assert "\n" not in str(e.value)
+    # the listings go on without it: it is listed, but plays no game
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    listed = CliRunner().invoke(app, ["agents", "--game", "tictactoe", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert "alphazero" not in listed.output and "mcts" in listed.output
+    assert "alphazero" in CliRunner().invoke(app, ["agents", "--json"]).output
+    refused = CliRunner().invoke(app, ["evaluate", "--game", "tictactoe", "--agent", "alphazero"])
+    assert refused.exit_code == 2 and "purestate[alphazero]" in refused.output
 
 
 def test_act_and_greedy_play_legal_moves_and_greedy_is_deterministic() -> None:

@@ -41,7 +41,7 @@ from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.episode import Episode
 from purestate.core.game import Game, require_game
-from purestate.core.hooks import move_id_count, plane_shape_of, planes_of
+from purestate.core.hooks import move_id_count, observation_of, plane_shape_of, planes_of
 from purestate.core.keys import Key
 from purestate.core.spec import SpecError, format_spec
 
@@ -69,7 +69,7 @@ def require_jax() -> None:
     from importlib.util import find_spec
 
     if find_spec("jax") is None or find_spec("optax") is None:
-        raise SpecError(f"alphazero needs JAX and optax: {EXTRA}")
+        raise SpecError(f"needs JAX and optax: {EXTRA}")  # build() prefixes "alphazero: "
 
 
 @frozen(eq=False)
@@ -354,30 +354,28 @@ class AlphaZero:
         movers: list[list[int]] = [[] for _ in range(n)]
         rows: list[list[tuple[Any, Any, Any, int]]] = [[] for _ in range(n)]
         symmetries = game.symmetries if self.augment else (0,)
+        observe = observation_of(game)
         trees = [Tree()] * n
         ply = 0
         while True:
             active = [g for g in range(n) if not game.is_over(states[g])]
             if not active:
                 break
+            # each player searches and learns from what it may see, as ``play`` shows it
+            seen = {g: states[g] if observe is None else observe(states[g], game.to_move(states[g]))
+                    for g in active}  # fmt: skip
             plies = [keys.split(keys.fold_in(gkeys[g], ply)) for g in active]
-            found = self.search(game, table, [trees[g] for g in active],
-                                [states[g] for g in active], [p[0] for p in plies],
-                                explore=True)  # fmt: skip
+            found = self.search(game, table, [trees[g] for g in active], [seen[g] for g in active],
+                                [p[0] for p in plies], explore=True)  # fmt: skip
             temperature = 1.0 if ply < self.temperature_moves else 0.0
             for g, tree, (_, k_move) in zip(active, found, plies, strict=True):
                 s = states[g]
                 p = game.to_move(s)
-                legal = game.legal(s)
                 shares = visit_distribution(game, tree)
-                for sym in symmetries:
-                    image = game.transform(s, sym) if sym else s
-                    ids = [game.transform_move(m, sym) for m in legal] if sym else list(legal)
-                    pi = np.zeros(shape.moves, np.float32)
-                    mask = np.zeros(shape.moves, bool)
-                    mask[ids] = True
-                    pi[ids] = shares
-                    rows[g].append((planes(image, p), mask, pi, p))
+                rows[g].extend(
+                    (planes(image, p), mask, pi, p)
+                    for image, mask, pi in images(game, seen[g], shares, shape.moves, symmetries)
+                )
                 m = choose_move(game, tree, temperature, k_move)
                 movers[g].append(p)
                 moves[g].append(m)
@@ -478,6 +476,30 @@ def _frozen_tree(tree: Any) -> Any:
     from purestate.agents.alphazero.training import frozen_array
 
     return jax.tree_util.tree_map(frozen_array, tree)
+
+
+def images(
+    game: Game[Any, Any],
+    state: Any,
+    shares: Sequence[float],
+    moves: int,
+    symmetries: Sequence[int],
+) -> list[tuple[Any, np.ndarray, np.ndarray]]:
+    """``state`` under each of ``symmetries``, with its legal moves as a mask over the move ids
+    and the visit ``shares`` (over ``legal(state)``, in order) moved with the moves."""
+    import numpy as np
+
+    legal = game.legal(state)
+    out = []
+    for sym in symmetries:
+        image = game.transform(state, sym) if sym else state
+        ids = [game.transform_move(m, sym) for m in legal] if sym else list(legal)
+        mask = np.zeros(moves, bool)
+        pi = np.zeros(moves, np.float32)
+        mask[ids] = True
+        pi[ids] = shares
+        out.append((image, mask, pi))
+    return out
 
 
 def evaluations(
