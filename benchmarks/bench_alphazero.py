@@ -38,32 +38,16 @@ from purestate.core.agent import Greedy
 from purestate.core.keys import fold_in, key
 from purestate.core.learning import wilson
 from purestate.solve import solve
-
-
-def positions(game: Any) -> list[Any]:
-    """The non-terminal positions reachable from the start."""
-    seen, stack, out = set(), [game.initial()], []
-    while stack:
-        s = stack.pop()
-        if s in seen:
-            continue
-        seen.add(s)
-        if not game.is_over(s):
-            out.append(s)
-            stack.extend(game.step(s, m) for m in game.legal(s))
-    return out
+from purestate.solve.analysis import analyze_table
+from purestate.solve.counts import reachable
 
 
 def optimal_share(game: Any, agent: AlphaZero, table: Net) -> tuple[int, int]:
-    """(positions where the greedy move keeps the solver's value, positions)."""
-    solution = solve(game)
-    found = positions(game)
-    good = 0
-    for s in found:
-        sign = 1 if game.to_move(s) == 0 else -1
-        values = {m: sign * solution.value(game.step(s, m)) for m in game.legal(s)}
-        good += values[agent.greedy(game, table, s)] == max(values.values())
-    return good, len(found)
+    """(positions where the greedy move keeps the solver's value, positions), over every
+    non-terminal reachable position (``analyze_table``, the measure of ``purestate analyze``)."""
+    found = [s for s in reachable(game) if not game.is_over(s)]
+    judged = analyze_table(game, agent, table, solve(game), positions=found)
+    return judged.optimal, judged.positions
 
 
 def against_perfect(game: Any, agent: AlphaZero, table: Net, seat: int, games: int) -> list[int]:

@@ -137,6 +137,7 @@ def test_games_played_in_one_call_or_in_parts_are_the_same() -> None:
 def test_a_run_in_stretches_is_the_run_in_one() -> None:
     # stretches that end inside an iteration (5 + 14 + 5 games of 8-game iterations)
     agent = purestate.agent(SMALL)
+    assert agent.iterations(5, 14) == [range(5, 8), range(8, 16), range(16, 19)]
     whole, eps = agent.selfplay_games(TTT, agent.initial_table(TTT, 0), key(8), 24)
     t, parts = agent.initial_table(TTT, 0), []
     for start, games in ((0, 5), (5, 14), (19, 5)):

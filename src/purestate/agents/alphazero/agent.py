@@ -444,6 +444,17 @@ class AlphaZero:
             losses=losses,
         )
 
+    def iterations(self, start: int, games: int) -> list[range]:
+        """Games ``start`` .. ``start + games - 1`` cut at the ends of iterations: the ranges
+        ``play_games`` may play at once (or spread over workers) before ``absorb``."""
+        g = self.games_per_iteration
+        out, done, end = [], start, start + games
+        while done < end:
+            stop = min(end, (done // g + 1) * g)
+            out.append(range(done, stop))
+            done = stop
+        return out
+
     def selfplay_games(
         self, game: Game[Any, Any], table: Any, key: Key, games: int, start: int = 0
     ) -> tuple[Net, tuple[Episode, ...]]:
@@ -459,14 +470,10 @@ class AlphaZero:
         if net.games != start:
             raise ValueError(f"the table has played {net.games} games, not {start}")
         episodes: list[Episode] = []
-        done, end = start, start + games
-        g = self.games_per_iteration
-        while done < end:
-            stop = min(end, (done // g + 1) * g)
-            played = self.play_games(game, net, key, range(done, stop))
+        for part in self.iterations(start, games):
+            played = self.play_games(game, net, key, part)
             net = self.absorb(game, net, [played], key)
             episodes.extend(played.episodes)
-            done = stop
         return net, tuple(episodes)
 
 
