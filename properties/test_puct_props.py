@@ -73,14 +73,20 @@ def test_ucb1_with_the_rollout_evaluator_is_plain_mcts(
 @settings(max_examples=30)
 @given(
     st.sampled_from(["ucb1", "puct"]),
+    st.sampled_from([0.0, 0.25]),
     st.lists(st.tuples(states(TTT, max_plies=6), key_strategy()), min_size=1, max_size=5),
     st.integers(1, 80),
 )
 def test_search_many_is_each_search_alone(
-    select: str, searches: list[tuple[Any, Key]], sims: int
+    select: str, noise: float, searches: list[tuple[Any, Key]], sims: int
 ) -> None:
     searches = [(s, k) for s, k in searches if not TTT.is_over(s)]
-    agent = MCTS(simulations=sims, select=select, evaluator=rollout_evaluator("random"))  # type: ignore[arg-type]
+    agent = MCTS(
+        simulations=sims,
+        select=select,  # type: ignore[arg-type]
+        noise=noise if select == "puct" else 0.0,
+        evaluator=rollout_evaluator("random"),
+    )
     trees = [Tree()] * len(searches)
     together = search_many(agent, TTT, trees, [s for s, _ in searches], [k for _, k in searches])
     for (state, key), tree in zip(searches, together, strict=True):

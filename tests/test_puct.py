@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from tests.moves import play_moves
+from tests.test_mcts import exact
 
 import purestate
 from purestate.agents.mcts import (
@@ -24,20 +24,6 @@ from purestate.core import keys
 from purestate.core.keys import Key
 
 TTT = purestate.make("tictactoe")
-
-
-@functools.cache
-def exact(state: Any) -> float:
-    """The minimax value of a tic-tac-toe position for the player to move."""
-    if TTT.is_over(state):
-        return TTT.returns(state)[TTT.to_move(state)] if TTT.to_move(state) >= 0 else 0.0
-    p = TTT.to_move(state)
-    best = -2.0
-    for m in TTT.legal(state):
-        c = TTT.step(state, m)
-        v = TTT.returns(c)[p] if TTT.is_over(c) else -exact(c)
-        best = max(best, v)
-    return best
 
 
 def perfect(game: Any, states: Sequence[Any], leaf_keys: Sequence[Key]) -> list[Evaluation]:
@@ -228,3 +214,43 @@ def test_options_and_spec() -> None:
     for bad in ({"c_puct": -1.0}, {"noise": 1.5}, {"alpha": 0.0}, {"select": "puct", "bias": 1.0}):
         with pytest.raises(ValueError):
             MCTS(**bad)  # type: ignore[arg-type]
+
+
+def test_a_reused_root_keeps_its_players_rewards() -> None:
+    # a root's w sums player 1's rewards (nobody moved into it): a reused node whose mover was
+    # player 0 has its sum turned round, so PUCT's first-play urgency reads the right value
+    agent = MCTS(simulations=300, select="puct", solver=False)
+    s = play_moves(TTT, [0, 1])  # X to move wins
+    first = agent.search(TTT, Tree(), s, keys.key(1))
+    assert first.root is not None
+    child = max(first.root.children, key=lambda c: c.n)
+    grandchild = max(child.children, key=lambda c: c.n)
+    assert (child.mover, grandchild.mover) == (0, 1)
+    for node, player_one in ((child, child.n - child.w), (grandchild, grandchild.w)):
+        assert abs(player_one - (node.n - player_one)) > 2  # the two readings differ
+        one_more = MCTS(simulations=1, select="puct", solver=False)
+        reused = one_more.search(TTT, first, node.state, keys.key(2))
+        assert reused.root is not None and reused.root.n == node.n + 1
+        assert 0.0 <= reused.root.w - player_one <= 1.0
+
+
+def test_an_evaluator_may_answer_with_arrays() -> None:
+    import numpy as np
+
+    def as_arrays(game: Any, states: Sequence[Any], ks: Sequence[Key]) -> list[Any]:
+        return [
+            (np.asarray(p, dtype=np.float32), np.float32(v)) for p, v in uniform(game, states, ks)
+        ]
+
+    s = play_moves(TTT, [4])
+    plain = MCTS(simulations=60, select="puct", evaluator=uniform).search(
+        TTT, Tree(), s, keys.key(1)
+    )
+    arrays = MCTS(simulations=60, select="puct", evaluator=as_arrays).search(
+        TTT, Tree(), s, keys.key(1)
+    )
+    assert plain.root is not None and arrays.root is not None
+    got = [(c.move, c.n, c.w, c.prior) for c in arrays.root.children]
+    want = [(c.move, c.n, c.w, float(np.float32(c.prior))) for c in plain.root.children]
+    assert got == want
+    assert all(type(c.prior) is float for c in arrays.root.children)

@@ -8,17 +8,19 @@
 - **MCTS-Solver with draws and fractional results.** A terminal node's value is exact. A node is
   proven when a child gives its mover the best possible reward (1), or when all its children are
   proven (it takes the best of them, so draws and point margins are proven too). Proven children
-  are scored by their exact value in selection; the search stops once the root is proven.
+  are not selected again (the node's lower bound holds the best one's value and raises what is
+  backed up through it); the search stops once the root is proven.
 - **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
   steps every move once and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
 - **PUCT and injected evaluators** (``select="puct"``, ``MCTS(evaluator=fn)``): a leaf gets all
-  its children at once and is evaluated (priors over ``legal``, a value for its player to move,
-  see ``Evaluator``); children are scored ``Q + (c_puct/2)·P·sqrt(N)/(1+n)`` (AlphaZero's on
-  [-1, 1]), an unvisited one valued as its parent; optional Dirichlet noise on the root's
-  priors. Without an evaluator the priors are uniform and the value is a playout's; under UCB1
-  an evaluator replaces the playout. ``visit_distribution`` and ``choose_move`` read the root.
+  its children at once (the game-ending ones proven, as ``decisive`` does) and is evaluated
+  (priors over ``legal``, a value for its player to move, see ``Evaluator``); children are
+  scored ``Q + (c_puct/2)·P·sqrt(N)/(1+n)`` (AlphaZero's on [-1, 1]), an unvisited one valued
+  as its parent; optional Dirichlet noise on the root's priors. Without an evaluator the priors
+  are uniform and the value is a playout's; under UCB1 an evaluator replaces the playout.
+  ``visit_distribution`` and ``choose_move`` read the root.
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
   round for all their leaves, each tree the same as searched alone.
@@ -38,7 +40,8 @@
 
 The hot loop runs on local values and one local ``random.Random`` per search from
 ``keys.generator`` (move order, generic decisive and heavy playouts); simulation ``i``'s random
-playout, a game's playout kernel and an evaluator's leaf key are ``fold_in(key, i)``.
+playout, a game's playout kernels and an evaluator's leaf key use ``fold_in(k, i)`` of one
+playout key ``k`` split from the search's key.
 """
 
 from __future__ import annotations
@@ -383,6 +386,10 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
     if found is None:
         return Node(state, None, _NONE, game.to_move(state))
     root = found.copy()
+    if root.mover == 0:
+        # a root's w sums player 1's rewards (nobody moved into it, see the backup); this
+        # node's summed its mover's, player 0's
+        root.w = root.n - root.w
     root.move, root.mover = None, _NONE
     if root.proven is not None and root.player >= 0:
         # a proven value is stored for the mover; the root keeps its own player's
@@ -532,10 +539,16 @@ def rollout_evaluator(
         scorer: The per-move scores of heavy playouts.
     """
 
+    # the playout of the last game evaluated, looked up once rather than once per call (a
+    # single search calls once per leaf); a cache: it changes no result
+    last: list[tuple[Game[Any, Any], PlayoutReturns]] = []
+
     def evaluate(
         game: Game[Any, Any], states: Sequence[Any], leaf_keys: Sequence[Key]
     ) -> list[Evaluation]:
-        play = playout_returns(game, playout, scorer)
+        if not last or last[0][0] is not game:
+            last[:] = [(game, playout_returns(game, playout, scorer))]
+        play = last[0][1]
         out: list[Evaluation] = []
         for s, k in zip(states, leaf_keys, strict=True):
             n = len(game.legal(s))
@@ -735,7 +748,7 @@ def _simulations(
         if node is root and noise > 0:
             priors = dirichlet_noise(priors, agent.alpha, noise, k_noise)
         for ch, pr in zip(children, priors, strict=True):
-            ch.prior = pr
+            ch.prior = float(pr)  # plain floats, whatever array the evaluator used
 
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
@@ -765,11 +778,16 @@ def _simulations(
         node = root
         path = [root]
         # selection and expansion
-        if puct:
-            while True:
-                if node.proven is not None and solver:
-                    break
-                if node.player < 0 or not node.children:
+        while True:
+            if node.proven is not None and solver:
+                break
+            if node.player < 0:
+                break
+            best: Node | None = None
+            best_score = -1.0
+            if puct:
+                if not node.children:
+                    expand_all(node)  # the leaf: evaluated below unless this proves it
                     break
                 # First-play urgency: an unvisited child is valued as its parent is to the
                 # player choosing (the parent's mean), so the priors alone order the untried
@@ -780,8 +798,6 @@ def _simulations(
                 if (node.mover if node.mover >= 0 else 1) != node.player:
                     q0 = 1.0 - q0
                 u = c_prior * sqrt(nn)
-                best: Node | None = None
-                best_score = -1.0
                 for ch in node.children:
                     if ch.proven is not None and solver:
                         continue
@@ -790,18 +806,7 @@ def _simulations(
                     if score > best_score:
                         best_score = score
                         best = ch
-                if best is None:  # every child proven (only without the solver's bookkeeping)
-                    best = max(node.children, key=lambda ch: ch.proven or 0.0)
-                node = best
-                path.append(node)
-            if node.proven is None and node.player >= 0 and not node.children:
-                expand_all(node)
-        else:
-            while True:
-                if node.proven is not None and solver:
-                    break
-                if node.player < 0:
-                    break
+            else:
                 if node.untried:
                     child = make_child(node, node.untried.pop())
                     node.children.append(child)
@@ -809,8 +814,6 @@ def _simulations(
                     node = child
                     break
                 lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
-                best = None
-                best_score = -1.0
                 for ch in node.children:
                     # A proven child can teach nothing more: the node's lower bound already
                     # holds its value, so only unproven children (which might be better) are
@@ -824,10 +827,10 @@ def _simulations(
                     if score > best_score:
                         best_score = score
                         best = ch
-                if best is None:  # every child proven (only without the solver's bookkeeping)
-                    best = max(node.children, key=lambda ch: ch.proven or 0.0)
-                node = best
-                path.append(node)
+            if best is None:  # every child proven (only without the solver's bookkeeping)
+                best = max(node.children, key=lambda ch: ch.proven or 0.0)
+            node = best
+            path.append(node)
         # simulation: the proven value, the evaluator's or a playout's
         if node.proven is not None:
             r0 = node.proven if node.mover == 0 else 1.0 - node.proven
@@ -836,7 +839,7 @@ def _simulations(
         elif evaluated:
             priors, v = yield node.state, fold_in(k_playout, sims)
             # v is for the player to move in the leaf; the other player's is -v
-            r0 = unit_reward(v) if node.player == 0 else unit_reward(-v)
+            r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
             if puct:
                 set_priors(node, priors)
         else:
