@@ -280,3 +280,19 @@ def test_a_seconds_budget_reads_the_injected_clock() -> None:
         purestate.agent("alphazero:simulations=0,seconds=0.5").act(
             TTT, Net(), TTT.initial(), key(0)
         )
+
+
+def test_one_worker_and_two_give_the_same_table() -> None:
+    from purestate.agents.alphazero import play_job
+    from purestate.executors import LocalExecutor
+
+    agent = purestate.agent(SMALL)
+    table = agent.with_network(TTT, agent.initial_table(TTT, 0), key(12))
+    [part] = agent.iterations(0, 8)
+    alone = agent.absorb(TTT, table, [agent.play_games(TTT, table, key(12), part)], key(12))
+    jobs = agent.jobs(TTT, table, key(12), part, 2)
+    assert [j.indices for j in jobs] == [(0, 1, 2, 3), (4, 5, 6, 7)]
+    # spawned workers: a fork of a process that has started JAX's threads may deadlock
+    played = LocalExecutor(jobs=2, batch=1, start_method="spawn").run(play_job, jobs)
+    spread = agent.absorb(TTT, table, played, key(12))
+    assert arrays(spread) == arrays(alone) and spread.iterations == 1

@@ -7,6 +7,6 @@ optax are the optional extra ``purestate[alphazero]``: this package imports with
 building the agent without them is refused in one line naming the extra.
 """
 
-from purestate.agents.alphazero.agent import AlphaZero, Net, Played
+from purestate.agents.alphazero.agent import AlphaZero, Job, Net, Played, play_job
 
-__all__ = ["AlphaZero", "Net", "Played"]
+__all__ = ["AlphaZero", "Job", "Net", "Played", "play_job"]

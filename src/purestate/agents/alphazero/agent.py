@@ -114,6 +114,36 @@ class Played:
 
 
 @frozen
+class Job:
+    """Some games of an iteration to play elsewhere (a worker process, a cluster): plain values
+    that pickle, for ``play_job``.
+
+    Attributes:
+        agent: The agent's spec string.
+        game: The game's spec string.
+        table: What ``play_games`` reads of the table: the network (``AlphaZero.playing``).
+        key: The run's key.
+        indices: The games' numbers in the run.
+    """
+
+    agent: str
+    game: str
+    table: Net
+    key: Key
+    indices: tuple[int, ...]
+
+
+def play_job(job: Job) -> Played:
+    """The games of ``job``, played: ``play_games`` of the job's agent and game (a module-level
+    function, so an executor can send it to its workers)."""
+    from purestate.core.registry import agent, make_spec
+
+    learner = agent(job.agent)
+    assert isinstance(learner, AlphaZero)
+    return learner.play_games(make_spec(job.game), job.table, job.key, job.indices)
+
+
+@frozen
 class AlphaZero:
     """AlphaZero-style learning: a network's priors and value guide PUCT search, and the network
     learns from its own search by self-play.
@@ -454,6 +484,27 @@ class AlphaZero:
             out.append(range(done, stop))
             done = stop
         return out
+
+    def playing(self, table: Net) -> Net:
+        """The table with only what ``play_games`` reads (the layout and the weights), cheap to
+        send to workers."""
+        return Net(shape=table.shape, params=table.params, games=table.games)
+
+    def jobs(
+        self, game: Game[Any, Any], table: Net, key: Key, part: Sequence[int], count: int
+    ) -> list[Job]:
+        """The games ``part`` (within one iteration, see ``iterations``) as ``count`` jobs of
+        consecutive games, for ``play_job`` on an executor; ``absorb`` takes the results in
+        order. The table must have its network (``with_network``)."""
+        from purestate.core.record import game_spec
+
+        games = list(part)
+        size = -(-len(games) // max(1, count))
+        light, spec = self.playing(table), game_spec(game)
+        return [
+            Job(self.spec, spec, light, key, tuple(games[i : i + size]))
+            for i in range(0, len(games), size)
+        ]
 
     def selfplay_games(
         self, game: Game[Any, Any], table: Any, key: Key, games: int, start: int = 0
