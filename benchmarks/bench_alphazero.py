@@ -11,7 +11,9 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   the solver (``purestate.solve.solve``), and W/D/L against ``perfect`` (random tie-break) over
   1,000 games in each seat; each with its Wilson 95% interval.
 - **Throughput**: network evaluations per second (states through the jitted network, in batches
-  of 8 and of 64), and self-play moves per second at 100 simulations (32 games at once).
+  of 8 and of 64), and self-play moves per second at 100 simulations (32 games at once); on
+  another game with ``--throughput GAME`` (a fresh network: the speed does not depend on the
+  weights).
 """
 
 from __future__ import annotations
@@ -98,7 +100,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--spec", default="alphazero")
     parser.add_argument("--quick", action="store_true", help="100 games against perfect per seat")
+    parser.add_argument(
+        "--throughput", metavar="GAME", help="only the throughput on GAME, with a fresh network"
+    )
     args = parser.parse_args()
+    if args.throughput:
+        other = purestate.make(args.throughput)
+        learner = purestate.agent(args.spec)
+        assert isinstance(learner, AlphaZero)
+        fresh = learner.with_network(other, learner.initial_table(other, 0), key(args.seed))
+        print(f"{args.throughput}, {learner.spec}: {fresh.shape}, load {os.getloadavg()[0]:.2f}")
+        throughput(other, learner, fresh)
+        return
     game = purestate.make("tictactoe")
     agent = purestate.agent(args.spec)
     assert isinstance(agent, AlphaZero)
