@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 from attrs import field, frozen
+from pyrsistent import pmap
+from pyrsistent.typing import PMap
 
 from purestate.agents.alphazero.network import Shape
 from purestate.agents.alphazero.training import Examples, Losses
@@ -78,7 +80,8 @@ class Net:
 
     Attributes:
         shape: The network's layout (``None`` until the first game: no network yet).
-        params: The weights, name to read-only array (``None`` with ``shape``).
+        params: The weights, a persistent map of name to read-only array (``None`` with
+            ``shape``).
         opt_state: Adam's state (a pytree of read-only arrays), or ``None``.
         replay: The replay buffer, the last examples of self-play (``None`` with ``shape``).
         pending: Examples of the current iteration's games played so far (they join ``replay``
@@ -89,7 +92,7 @@ class Net:
     """
 
     shape: Shape | None = None
-    params: dict[str, np.ndarray] | None = None
+    params: PMap[str, np.ndarray] | None = None
     opt_state: Any = None
     replay: Examples | None = None
     pending: Examples | None = None
@@ -247,8 +250,9 @@ class AlphaZero:
 
         shape = self.shape(game)
         k = keys.fold_in(key, INIT)
-        params = {n: frozen_array(w) for n, w in init(shape, (k >> 32, k & 0xFFFFFFFF)).items()}
-        state = _frozen_tree(initial_state(self.lr, params))
+        fresh = init(shape, (k >> 32, k & 0xFFFFFFFF))
+        params = pmap({n: frozen_array(w) for n, w in fresh.items()})
+        state = _frozen_tree(initial_state(self.lr, dict(params)))
         return attrs.evolve(
             table,
             shape=shape,
@@ -466,7 +470,7 @@ class AlphaZero:
         )
         return attrs.evolve(
             table,
-            params=params,
+            params=pmap(params),
             opt_state=state,
             replay=replay,
             pending=Examples.empty(table.shape),
@@ -677,7 +681,7 @@ def table_from_arrays(
         raise ValueError(f"unexpected arrays: {', '.join(sorted(remaining))}")
     return Net(
         shape=shape,
-        params={n: frozen_array(w) for n, w in params.items()},
+        params=pmap({n: frozen_array(w) for n, w in params.items()}),
         opt_state=_frozen_tree(state),
         replay=replay,
         pending=pending,

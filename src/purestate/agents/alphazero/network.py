@@ -20,7 +20,7 @@ jax is imported inside the functions that need it, so importing this module need
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -30,8 +30,9 @@ from purestate.core.memo import memo
 if TYPE_CHECKING:
     import numpy as np
 
-Params = dict[str, Any]
-"""Name to array (numpy or JAX): the network's weights."""
+Params = Mapping[str, Any]
+"""Name to array (numpy or JAX): the network's weights (a dict inside JAX's functions, which
+take dicts as pytrees; a table holds a persistent map)."""
 
 BUCKETS = (8, 64)
 """The batch sizes a network is evaluated at: up to 8 states padded to 8, more in chunks of 64.
@@ -195,6 +196,7 @@ def evaluate(
     import numpy as np
 
     run = compiled(shape)
+    weights = dict(params)
     n = len(x)
     priors = np.empty((n, shape.moves), np.float32)
     values = np.empty(n, np.float32)
@@ -207,7 +209,7 @@ def evaluate(
         ms = np.ones((size, shape.moves), bool)
         xs[:take] = x[done : done + take]
         ms[:take] = mask[done : done + take]
-        p, v = run(params, xs, ms)
+        p, v = run(weights, xs, ms)
         priors[done : done + take] = np.asarray(p)[:take]
         values[done : done + take] = np.asarray(v)[:take]
         done += take

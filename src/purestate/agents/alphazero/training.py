@@ -187,7 +187,7 @@ def train(
         return dict(params), state, Losses()
     rows = batches(len(examples), steps, size, key)
     (new_params, new_state), (total, policy, value) = _steps(shape, lr)(
-        params,
+        dict(params),
         state,
         examples.planes[rows].astype(np.float32),
         examples.mask[rows],
