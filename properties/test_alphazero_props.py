@@ -23,7 +23,7 @@ pytest.importorskip("jax")
 pytest.importorskip("optax")
 
 from purestate.agents.alphazero import AlphaZero, Net
-from purestate.agents.alphazero.agent import evaluations
+from purestate.agents.alphazero.agent import evaluations, images
 from purestate.agents.alphazero.network import evaluate
 
 GAMES = {
@@ -79,3 +79,24 @@ def test_an_evaluation_does_not_depend_on_its_batch(found: tuple[str, Any], othe
     table = net(name, 0)
     batch = [game.initial()] * others + [state]
     assert evaluations(game, table, batch)[-1] == evaluations(game, table, [state])[0]
+
+
+@settings(deadline=None)
+@given(positions(), st.data())
+def test_the_images_of_an_example_are_examples_of_the_images(
+    found: tuple[str, Any], data: st.DataObject
+) -> None:
+    # augmenting by a symmetry: the shares follow the moves onto the transformed position
+    name, state = found
+    game = GAMES[name]
+    legal = game.legal(state)
+    raw = data.draw(st.lists(st.integers(0, 9), min_size=len(legal), max_size=len(legal)))
+    shares = [r / sum(raw) if sum(raw) else 1 / len(raw) for r in raw]
+    moves = AGENT.shape(game).moves
+    made = images(game, state, shares, moves, game.symmetries)
+    assert len(made) == len(game.symmetries) and made[0][0] == state
+    for sym, (image, mask, pi) in zip(game.symmetries, made, strict=True):
+        assert image == game.transform(state, sym)
+        assert sorted(np.flatnonzero(mask)) == sorted(game.legal(image))
+        for m, share in zip(legal, shares, strict=True):
+            assert pi[game.transform_move(m, sym)] == np.float32(share)
