@@ -27,7 +27,7 @@ def test_selfplay_writes_the_run(tmp_path: Path) -> None:
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == 120 and summary["seed"] == 0
     assert summary["wins"] + summary["draws"] + summary["losses"] == 120
-    assert summary["agent"] == "menace" and summary["opponent"] == "random"
+    assert summary["agent"] == "menace:preset=michie" and summary["opponent"] == "random"
     lines = (out / "games.jsonl").read_text().splitlines()
     assert len(lines) == 120 and json.loads(lines[0])["index"] == 0
     table = json.loads((out / "table.json").read_text())

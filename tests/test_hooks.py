@@ -107,6 +107,14 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
     assert hooks.greedy_of(purestate.agent("random")) is None
     assert hooks.check_game_of(purestate.agent("random")) is None
 
+    class HalfArrays:  # a format, but no table_from_arrays: not an array table
+        table_format = "x/1"
+
+        def table_to_arrays(self) -> None: ...
+
+    assert hooks.array_table_of(HalfArrays()) is None
+    assert hooks.array_table_of(purestate.agent("menace")) is None  # a JSON table
+
 
 # -- check_game: evaluations and move scores made for other games -------------------------------
 
@@ -231,6 +239,8 @@ _HOOKS = (
     "solver_size",
     "cache_name",
     "to_array",
+    "table_to_arrays",
+    "table_from_arrays",
 )
 
 

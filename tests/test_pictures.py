@@ -181,12 +181,12 @@ def _line(rules: str) -> Tron:
 
 def test_tron_picture_marks_heads_the_crash_the_winner_and_the_moves() -> None:
     g = _line("alternating")
-    moves = [R, U]  # player 1 steps right; player 2 runs into the wall above it
+    moves = [R, U]  # the first seat steps right; the second runs into the wall above it
     facts = picture_facts(g, replay(g, moves).states, moves, ("ta2", "random"))
     assert facts.heads == (8, 9) and facts.crashes == (3,) and facts.winner == 0
     assert facts.moves == (1, 1)
-    assert facts.title.startswith("ta2 (player 1, blue) vs random (player 2, red)")
-    assert "player 1 (blue) wins after 2 moves (1 by player 1, 1 by player 2)" in facts.title
+    assert facts.title.startswith("ta2 as first (blue) vs random as second (red)")
+    assert "first (blue) wins after 2 moves (1 by first (blue), 1 by second (red))" in facts.title
 
 
 def test_tron_picture_of_simultaneous_crashes() -> None:

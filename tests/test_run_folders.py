@@ -11,13 +11,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.kills import Killed, files, finish, invoke, kill_everywhere
 from typer.testing import CliRunner, Result
 
-from purestate.cli import app
 from purestate.core.spec import SpecError
 from purestate.experiments.sweep import parse_seeds
 
@@ -27,17 +26,6 @@ SELFPLAY = ["selfplay", "--opponent", "self", "--games", "60", "--checkpoint", "
             "--no-plot"]  # fmt: skip
 SWEEP = ["sweep", "--grid", "menace", "--seeds", "0-1", "--games", "50",
          "--block", "25", "--checkpoint", "20", "--opponent", "random", "--jobs", "1"]  # fmt: skip
-
-
-def invoke(*args: str) -> Result:
-    return runner.invoke(app, list(args))
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    """Every file below ``folder`` by relative path, with its bytes."""
-    return {
-        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
-    }
 
 
 def sha256(data: bytes) -> str:
@@ -51,42 +39,12 @@ def without_log_digest(folder_files: dict[str, bytes]) -> dict[str, bytes]:
     return {**folder_files, "checkpoint.json": json.dumps(checkpoint).encode()}
 
 
-def finish(*cmd: str, folder: Path) -> Result:
-    """Continue a killed run in ``folder``, or start it again if the kill came before the folder
-    was made."""
-    if folder.exists():
-        return invoke(*cmd, "--resume", str(folder))
-    return invoke(*cmd, "--out", str(folder))
-
-
 def one_line_error(r: Result) -> str:
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:"), r.output
     return lines[0]
-
-
-class Killed(Exception):
-    """Stands for the process being killed at one write: nothing after it happens."""
-
-
-@pytest.fixture
-def kill_at(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """``kill_at[0] = n`` kills the command at its n-th durable write (an fsync or a rename);
-    ``kill_at[1]`` counts the writes made."""
-    state = [0, 0]
-    for name in ("fsync", "replace"):
-        real = getattr(os, name)
-
-        def fake(*args: object, _real: object = real) -> object:
-            state[1] += 1
-            if state[1] == state[0]:
-                raise Killed
-            return _real(*args)  # type: ignore[operator]
-
-        monkeypatch.setattr(os, name, fake)
-    yield state
 
 
 # --- never replaced, never shared -----------------------------------------------------------
@@ -191,7 +149,7 @@ def test_resume_takes_the_settings_the_run_was_started_with(tmp_path: Path) -> N
     # started with settings other than the defaults, then resumed naming only the folder:
     # the same files as the run played in one go
     # (written as people write them, not as the library spells them: "menace" is
-    # menace:preset=michie, "rules:p=0.7" is rules; the summary names them as written)
+    # menace:preset=michie, "rules:p=0.7" is rules; run.json keeps them as written)
     settings = ["--agent", "menace", "--opponent", "rules:p=0.7", "--seat", "second",
                 "--seed", "7", "--game", "tictactoe", "--no-plot"]  # fmt: skip
     whole, part = tmp_path / "whole", tmp_path / "part"
@@ -236,25 +194,6 @@ def test_checkpoint_tables_are_verified_against_each_other_and_the_log(tmp_path:
     before = files(out)
     assert "39 games logged" in one_line_error(invoke(*SELFPLAY, "--resume", str(out)))
     assert files(out) == before
-
-
-def kill_everywhere(cmd: list[str], tmp_path: Path, kill_at: list[int]) -> int:
-    """Run ``cmd`` once whole, then once killed at each of its durable writes and resumed; every
-    resumed folder must hold the whole run's files byte for byte. Returns the number of writes."""
-    whole = tmp_path / "whole"
-    kill_at[:] = [0, 0]
-    assert invoke(*cmd, "--out", str(whole)).exit_code == 0
-    writes = kill_at[1]
-    for n in range(1, writes + 1):
-        out = tmp_path / f"k{n}"
-        kill_at[:] = [n, 0]
-        r = invoke(*cmd, "--out", str(out))
-        assert isinstance(r.exception, Killed), (n, r.output)
-        kill_at[:] = [0, 0]
-        r = finish(*cmd, folder=out)
-        assert r.exit_code == 0, (n, r.output)
-        assert files(out) == files(whole), n
-    return writes
 
 
 def test_a_kill_at_any_write_resumes_to_the_uninterrupted_files(

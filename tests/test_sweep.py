@@ -15,6 +15,8 @@ from purestate.cli import app
 from purestate.core.spec import SpecError
 from purestate.executors import LocalExecutor
 from purestate.experiments.sweep import aggregate, expand_grid, mean_band, parse_seeds
+from purestate.io.files import write_json
+from purestate.web.runs import sweep_settings
 
 runner = CliRunner()
 BASE = ["sweep", "--grid", "menace:preset=michie,scroggs", "--seeds", "0-2", "--games", "90",
@@ -170,3 +172,37 @@ def test_a_chunk_stops_at_the_game_menace_refuses_and_chunks_add_up() -> None:
     rest = play_chunk(Chunk(run, stop // 2, stop, first.tables))
     assert rest.refused and first.logs + rest.logs == whole.logs
     assert rest.tables == whole.tables
+
+
+def test_a_sweep_whose_summaries_name_the_agents_as_typed_still_resumes(tmp_path: Path) -> None:
+    # summaries written before they named agents by their canonical specs said "menace" and
+    # "rules:p=0.7" (as the sweep was typed) where today's say menace:preset=michie and rules
+    typed = ["sweep", "--grid", "menace", "--seeds", "0-1", "--games", "40", "--block", "20",
+             "--checkpoint", "20", "--opponent", "rules:p=0.7"]  # fmt: skip
+    new, old = tmp_path / "new", tmp_path / "old"
+    assert runner.invoke(app, [*typed, "--out", str(new)]).exit_code == 0, "a new sweep"
+    fresh = json.loads((new / "runs" / "menace" / "seed-0" / "summary.json").read_text())
+    assert (fresh["agent"], fresh["opponent"]) == ("menace:preset=michie", "rules")
+    assert runner.invoke(app, [*typed, "--out", str(old)]).exit_code == 0
+    kept = old / "runs" / "menace" / "seed-0" / "summary.json"
+    write_json(kept, {**fresh, "agent": "menace", "opponent": "rules:p=0.7"})
+    before = kept.read_bytes()
+    (old / "runs" / "menace" / "seed-1" / "summary.json").unlink()  # written again, today's way
+    (old / "aggregate.json").unlink()
+    r = runner.invoke(app, [*typed, "--resume", str(old), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["resumed_complete"] == 2
+    assert kept.read_bytes() == before  # a complete run is kept as it was
+    # one setting, named as today's sweep names it, with both seeds
+    assert (old / "aggregate.json").read_text() == (new / "aggregate.json").read_text()
+    [setting] = json.loads((old / "aggregate.json").read_text())
+    assert setting["agent"] == "menace:preset=michie" and setting["seeds"] == [0, 1]
+    # and a summary of another agent is still refused
+    write_json(kept, {**fresh, "agent": "menace:preset=scroggs"})
+    r = runner.invoke(app, [*typed, "--resume", str(old)])
+    assert r.exit_code != 0 and "its agent is 'menace:preset=scroggs'" in r.output
+    # the sweep's page finds the setting's runs in the folder named as the grid was typed
+    summaries = {f: json.loads((new / f).read_text()) for f in ("aggregate.json", "sweep.json")}
+    runs = [{"name": f"new/runs/menace/seed-{s}"} for s in (0, 1)]
+    [shown] = sweep_settings("new", summaries, runs)
+    assert shown["agent"] == "menace:preset=michie" and shown["runs"] == runs

@@ -501,7 +501,8 @@ def test_run_prints_the_gamerunner_lines_with_both_spellings() -> None:
     a = _cli("tron", "run", "-bots", "greedy", "random", "-map", "small_room", "-multi_test", "6",
              "-no_image", "--seed", "4")  # fmt: skip
     assert a.exit_code == 0, a.output
-    assert "out of 6 times" in a.output and "Player 1 won" in a.output
+    assert "out of 6 times" in a.output and "First (blue) won" in a.output
+    assert "first (blue) = tron_greedy:" in a.output and "layer 1" not in a.output
     assert "95% CI" in a.output and "first mover won" in a.output
     b = _cli("tron", "run", "--bots", "greedy", "random", "--map", "small_room", "--multi-test",
              "6", "--no-image", "--seed", "4")  # fmt: skip
@@ -519,6 +520,21 @@ def test_run_json_is_the_same_for_any_number_of_jobs() -> None:
     assert p1["wins"] + p1["draws"] + p1["losses"] == 8 and p1["draws"] == 0
     low, high = one["player1_ci95"]
     assert low <= one["player1_win_rate"] <= high
+
+
+def test_run_names_the_bots_by_their_canonical_specs_as_records_do(tmp_path: Any) -> None:
+    # typed with the options in another order: named as the agent writes its spec, everywhere
+    typed = "alphabeta:eval=voronoi,depth=1"
+    args = ["tron", "run", "--bots", typed, "wall", "--map", "small_room", "--no-image",
+            "--seed", "2"]  # fmt: skip
+    canonical = purestate.agent(typed).spec
+    assert canonical != typed
+    summary = json.loads(_cli(*args, "--json").output)
+    assert summary["bots"] == [canonical, "tron_wall"]
+    text = _cli(*args, "--out", str(tmp_path / "r")).output
+    assert f"first (blue) = {canonical}:" in text and typed not in text
+    [record] = [json.loads(line) for line in (tmp_path / "r" / "games.jsonl").open()]
+    assert record["players"] == summary["bots"]
 
 
 def test_run_draws_a_game_and_saves_pictures(tmp_path: Any) -> None:

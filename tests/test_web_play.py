@@ -206,6 +206,40 @@ def test_the_lab_names_the_seats_by_their_marks(client: TestClient) -> None:
     assert title.startswith("first (X): menace") and title.endswith("second (O): you")
 
 
+def _play_out(client: TestClient, lid: str, board: dict[str, object]) -> dict[str, object]:
+    """Click the first free square until the game ends; the update that ended it."""
+    while True:
+        free = re.findall(r'data-move="(\d)"', str(board["svg"]))
+        update: dict[str, object] = client.post(
+            f"/api/menace/{lid}/move", json={"move": free[0]}
+        ).json()
+        if "ended" in update:
+            return update
+        board = update["board"]  # type: ignore[assignment]
+
+
+def test_a_lab_against_a_person_plays_more_games_once_its_target_is_reached(
+    client: TestClient,
+) -> None:
+    view = client.post("/api/menace", json={**LAB, "opponent": "person", "games": 1}).json()
+    lid = view["id"]
+    ended = _play_out(client, lid, view["board"])
+    assert ended["done"] and ended["games"] == 1
+    board = ended["board"]
+    assert isinstance(board, dict) and board["over"]  # the finished game stays: no next one
+    assert "lab is over" in client.post(f"/api/menace/{lid}/move", json={"move": "0"}).text
+    # more games, as the bot-vs-bot lab is offered: the next game (game 1 of the run) begins
+    answer = client.post(f"/api/menace/{lid}/control", json={"games": 3}).json()
+    assert answer["target"] == 3 and answer["games"] == 1
+    update = client.get(f"/api/menace/{lid}").json()
+    assert not update["done"] and update["target"] == 3
+    assert not update["board"]["over"] and len(update["board"]["moves"]) == 1  # MENACE opened
+    ended = _play_out(client, lid, update["board"])
+    assert ended["games"] == 2 and not ended["done"]
+    ended = _play_out(client, lid, ended["board"])  # type: ignore[arg-type]
+    assert ended["games"] == 3 and ended["done"]
+
+
 def test_purestate_play_names_the_seats_as_the_page_does() -> None:
     result = runner.invoke(cli_app, ["play", "tictactoe", "--opponent", "random", "--seat",
                                      "second"], input="q\n")  # fmt: skip

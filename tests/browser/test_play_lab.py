@@ -212,3 +212,50 @@ def test_against_a_person_the_finished_board_stays(server: str, page: Any) -> No
     page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)
     assert page.is_hidden("#next-game")
     assert page.locator("#board svg circle").count() == 0  # a new game: MENACE has opened
+
+
+def finish_game(page: Any) -> None:
+    """Click the first free square until the game on the board is over."""
+    page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)
+    while page.locator("#board [data-move]").count():
+        move = page.locator("#board [data-move]").first.get_attribute("data-move")
+        page.click(f'#board [data-move="{move}"]')
+        page.wait_for_function(
+            f"() => !document.querySelector('#board [data-move=\"{move}\"]')", timeout=TIMEOUT
+        )
+    page.wait_for_function(
+        "() => document.querySelector('#status').textContent.startsWith('Game over')",
+        timeout=TIMEOUT,
+    )
+
+
+def test_against_a_person_the_lab_offers_more_games_when_done(server: str, page: Any) -> None:
+    new_lab(page, server, opponent="person", seed="1", games="2")
+    finish_game(page)
+    page.click("#next-game")
+    finish_game(page)
+    # the 2 games asked for are played: said, more offered, and the finished board still there
+    page.wait_for_selector("#done-note", state="visible", timeout=TIMEOUT)
+    note = page.inner_text("#done-note")
+    assert "the 2 games asked for are played" in note and "Start a new lab" not in note
+    assert page.is_visible("#more") and page.inner_text("#more") == "Play 2 more"
+    assert page.is_hidden("#next-game") and page.inner_text("#games") == "2"
+    assert page.locator("#board [data-move]").count() == 0
+    assert page.locator("#board svg circle").count() >= 2  # our noughts of the finished game
+    assert "All 2 games asked for are played: Play 2 more" in page.inner_text("#status")
+    page.locator("#person").scroll_into_view_if_needed()
+    shot(page, "menace_person_done", full_page=False)
+    page.click("#more")
+    # the next game begins at once, MENACE (first) having opened it
+    page.wait_for_selector("#board svg [data-move]", timeout=TIMEOUT)
+    assert page.is_hidden("#done-note")
+    assert page.locator("#board svg circle").count() == 0
+    assert "Your move" in page.inner_text("#status")
+    shot(page, "menace_person_more", full_page=False)
+    finish_game(page)
+    assert page.inner_text("#games") == "3" and page.is_visible("#next-game")
+    page.click("#next-game")
+    finish_game(page)
+    page.wait_for_selector("#done-note", state="visible", timeout=TIMEOUT)
+    assert page.inner_text("#games") == "4"
+    assert "the 4 games asked for are played" in page.inner_text("#done-note")

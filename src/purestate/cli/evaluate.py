@@ -59,7 +59,7 @@ def evaluate_command(
         typer.Option(help="Game spec (default: the --table's game, else tictactoe)."),
     ] = None,
     table: Annotated[
-        Path | None, typer.Option(help="Play the agent from a saved table (e.g. table.json).")
+        Path | None, typer.Option(help="Play the agent from a saved table (table.json, table.npz).")
     ] = None,
     games: Annotated[int, games_option("per seat (the agent plays 2 × N in all)")] = 1000,
     seed: Seed = 0,

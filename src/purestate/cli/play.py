@@ -37,7 +37,7 @@ from purestate.core.record import Record, game_spec
 from purestate.io.files import write_atomic
 from purestate.io.records import GAMES_FILE, records_text
 from purestate.io.runs import run_folder, run_holding
-from purestate.io.tables import save_table
+from purestate.io.tables import check_table_path, save_table
 
 PERSON = "person"
 """The person's name in the records of their games."""
@@ -202,6 +202,8 @@ def play_command(
     if learn and (table is None or not bot.learns):
         raise UserError("--learn needs a learning agent and its --table file")
     learned = _learned_table(table, save_table, learn)
+    if learned is not None:
+        check_table_path(learned, bot)  # before a game is played, not after the first
     # a bot that learns from the games plays as it learns (MENACE draws its beads): judging it
     # greedily while reinforcing those moves would not be its learning rule
     player = bot if explore or learn else greedy_agent(bot)

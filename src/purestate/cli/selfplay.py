@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -24,7 +25,7 @@ from purestate.cli.common import (
 from purestate.cli.options import AsJson, Force, Out, Seed, games_option
 from purestate.core.history import upgrade
 from purestate.core.learning import wilson
-from purestate.core.registry import agent, make_spec, spec_then
+from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
@@ -46,6 +47,7 @@ from purestate.io.selfplay import (
     LOG_DIGEST,
     RUN_FILES,
     SEATS,
+    TABLE_FILES,
     check_records,
     check_run_format,
     save_checkpoint,
@@ -73,10 +75,7 @@ _IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
 def _spec_today(text: Any) -> Any:
     """A saved agent spec as that agent writes it today (``qlearning:preset=seed`` is now
     ``qlearning_notebook``, ``seedbot`` is ``xtreme2019``); anything else as it is."""
-    try:
-        return agent(str(text)).spec
-    except SpecError:
-        return text
+    return agent_spec(text)
 
 
 def _game_today(text: Any) -> Any:
@@ -136,11 +135,7 @@ def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int)
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
     ``seat`` (None: a table both seats share)."""
     loaded = load_table(path, game, who, follow=False)  # the run folder's own table
-    try:
-        saved_by = agent(loaded.agent).spec
-    except SpecError:
-        saved_by = loaded.agent
-    if saved_by != who.spec:
+    if agent_spec(loaded.agent) != who.spec:
         raise FileFormatError(f"{path}: a table of {loaded.agent!r}, not of {who.spec!r}")
     if seat is not None and loaded.seat != seat:
         raise FileFormatError(f"{path}: a table for the {SEATS[loaded.seat]} player")
@@ -161,10 +156,12 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
     """
     ck = recover(folder)
     clean_temporaries(folder)
+    names = table_files(run)
     if ck is None:
-        if (folder / "table.json").exists():
+        stray = [folder / n for n in TABLE_FILES if os.path.lexists(folder / n)]
+        if stray:
             raise RunFolderError(
-                f"{folder / 'table.json'} is not part of a checkpoint (an older purestate wrote "
+                f"{stray[0]} is not part of a checkpoint (an older purestate wrote "
                 "it?); --force starts the run again"
             )
         cut_log(folder / "games.jsonl", 0, run.seed)
@@ -178,20 +175,17 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
             f"{folder / 'checkpoint.json'}: 'refused_at' is {refused_at!r}, not null or a game "
             f"of the checkpoint's {games}; the run cannot be resumed (--force starts it again)"
         )
-    names = table_files(run)
     missing = [n for n in names if n not in ck["files"]]
     if missing:
         raise RunFolderError(f"{folder / missing[0]} is missing from the checkpoint")
     learner, opp = run.agents()
-    mine = _load_checked(
-        folder / "table.json", game, learner, None if run.shared else run.seat, games
-    )
+    mine = _load_checked(folder / names[0], game, learner, None if run.shared else run.seat, games)
     tables: list[Any] = [mine, mine]
     if not run.shared:
         tables = list(run.initial_tables(game))
         tables[run.seat] = mine
         if len(names) > 1:
-            other = folder / "opponent_table.json"
+            other = folder / names[1]
             tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games)
     records = cut_log(folder / "games.jsonl", games, run.seed)
     check_records(folder, run, records, ck.get(LOG_DIGEST))
@@ -201,7 +195,7 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
 def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
     """The folder a command writes and how to open it, from ``--resume`` and ``--out``.
 
-    ``--resume`` names the run folder or a file in it (its table.json); ``--out``, if also given,
+    ``--resume`` names the run folder or a file in it (its table); ``--out``, if also given,
     must be that folder. Without either, a new numbered folder under ./runs is used.
     """
     if resume is None:
@@ -265,7 +259,7 @@ def selfplay_command(
     out: Out = None,
     resume: Annotated[
         Path | None,
-        typer.Option(help="Continue the run in this folder (or its table.json) to --games."),
+        typer.Option(help="Continue the run in this folder (or its table file) to --games."),
     ] = None,
     more: Annotated[
         int | None,
@@ -284,7 +278,8 @@ def selfplay_command(
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
 
-    Writes table.json, games.jsonl, summary.json and learning_curve.png into --out. A folder that
+    Writes table.json (table.npz for a learner whose table is arrays), games.jsonl, summary.json
+    and learning_curve.png into --out. A folder that
     already holds a run is refused unless --resume continues it or --force replaces it; a resumed
     run gives the same files as one that was never interrupted. --resume takes the game, agent,
     opponent, seat and seed the run was started with (--seed defaults to 0 otherwise).

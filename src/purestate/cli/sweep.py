@@ -4,7 +4,7 @@ Folder layout under --out::
 
     sweep.json                               the sweep's settings
     runs/<setting>/seed-<n>/checkpoint.json  the run's last checkpoint (game count, table digests)
-    runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint
+    runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint (.npz: arrays)
     runs/<setting>/seed-<n>/games.jsonl      one line per game
     runs/<setting>/seed-<n>/summary.json     written last: its presence marks the run complete
     aggregate.json, aggregate.csv            mean W/D/L per block with 95% bands, per setting
@@ -107,10 +107,9 @@ def _complete(restored: Restored, games: int) -> bool:
 
 _AGGREGATED = ("games", "wins", "draws", "losses")
 """The figures the aggregate reads of a run's summary besides its blocks' counts. Its agent, seed
-and block are checked by ``summary_problem``; its opponent is a label, named as the sweep was
-typed when the summary was written (a sweep saved before ``mcts``'s defaults changed resumes
-under the spec spelled out with the old defaults, ``core.history``), and ``sweep.json``, checked
-first, pins the opponent the games were played against."""
+and block are checked by ``summary_problem``; its opponent is a label (``sweep.json``, checked
+first, pins the opponent the games were played against), and the aggregate reads both names as
+the run's agents write their specs (``_read_summary``)."""
 
 
 def _figures(summary: dict[str, Any]) -> list[Any]:
@@ -147,7 +146,10 @@ def _read_summary(out: Path, run: Selfplay, games: int, block: int) -> dict[str,
             f"{path} is not this run's summary ({problem}); delete it and --resume writes it "
             "again from the run's checkpoint"
         )
-    return dict(summary)
+    # a summary written before summaries named the agents by their canonical specs names them
+    # as the sweep was typed (rules:p=0.7 for rules); the aggregate groups runs by one name
+    agent, opponent = run.specs()
+    return {**summary, "agent": agent, "opponent": opponent}
 
 
 def _csv(agg: list[dict[str, Any]]) -> str:

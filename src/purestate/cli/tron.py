@@ -31,6 +31,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson, Force, Jobs, RecordsOut, Seed, games_option
 from purestate.core.episode import replay
+from purestate.core.hooks import seat_name
 from purestate.core.learning import wilson
 from purestate.core.record import Record, game_spec
 from purestate.core.spec import SpecError
@@ -142,6 +143,10 @@ def _show_game(game: Tron, states: Sequence[State], delay: float) -> None:
             time.sleep(delay)
 
 
+_SEATS = (seat_name(Tron, 0), seat_name(Tron, 1))
+"""How messages name Tron's seats (``first (blue)``): its marks are the class's."""
+
+
 @tron_app.command("run")
 @friendly
 def run_command(
@@ -150,8 +155,8 @@ def run_command(
         typer.Option(
             "--bots",
             "-bots",
-            help="Player 1 and player 2: random, wall, greedy, ta1, ta2, "
-            "chamber, student, or agent specs.",
+            help=f"The {_SEATS[0]} and the {_SEATS[1]} seat's bots: random, wall, greedy, "
+            "ta1, ta2, chamber, student, or agent specs.",
         ),
     ] = ("ta2", "random"),
     map_name: Annotated[
@@ -188,7 +193,7 @@ def run_command(
     out: RecordsOut = None,
     force: Force = False,
 ) -> None:
-    """Play a series of games; the first player alternates (game i: player (i mod 2) + 1)."""
+    """Play a series of games; the seats take turns to move first (the first in game 1)."""
     setup = series.Setup(
         _map(map_name),
         rules,
@@ -244,15 +249,15 @@ def run_command(
             }
         )
         return
-    # the CS1410 runner's lines
-    if wins:
-        console.print(f"Player 1 won {wins} out of {n} times", highlight=False)
-    if losses:
-        console.print(f"Player 2 won {losses} out of {n} times", highlight=False)
+    # the CS1410 runner's lines, its players named by their seats as everywhere else
+    for seat, won in enumerate((wins, losses)):
+        if won:
+            line = f"{_SEATS[seat].capitalize()} won {won} out of {n} times"
+            console.print(line, highlight=False)
     if draws:
         console.print(f"Draw {draws} out of {n} times", highlight=False)
     console.print(
-        f"player 1 = {setup.bots[0]}: {wins} W, {draws} D, {losses} L; win rate "
+        f"{_SEATS[0]} = {setup.bots[0]}: {wins} W, {draws} D, {losses} L; win rate "
         f"{wins / n:.1%} (95% CI {low:.1%}-{high:.1%}); the first mover won {first_wins} of "
         f"{n}; seed {seed}",
         highlight=False,

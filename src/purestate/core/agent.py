@@ -19,13 +19,16 @@ looked up through ``purestate.core.hooks``.
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
 
 from purestate.core.game import Game
 from purestate.core.hooks import check_game_of, greedy_of, supports_seat
 from purestate.core.keys import Key
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 M = TypeVar("M")
 
@@ -105,6 +108,40 @@ class Persistent(Protocol):
 
     def table_from_json(self, game: Game[Any, Any], data: Any) -> Any:
         """The table from data written by ``table_to_json``."""
+        ...
+
+
+class ArrayTable(Protocol):
+    """A learner whose table is arrays (network parameters, optimizer state, a replay buffer):
+    saved as an archive of ``.npy`` arrays with a JSON manifest (``io.tables`` writes it; the
+    format is in docs/files.md), never pickled.
+
+    Found through ``purestate.core.hooks.array_table_of``; an agent offers this or
+    ``Persistent``, not both. ``table_to_arrays`` returns JSON-ready meta (a dict: str keys,
+    lists, numbers, strings; hyperparameters, counters) and named arrays of plain numbers or
+    bools (names of letters, digits, ``_``, ``.``, ``-``, joined by ``/``: ``params/dense_0/w``);
+    ``table_from_arrays`` is its inverse and raises ``ValueError`` with a clear message on meta or
+    arrays that do not fit (a missing name, a wrong shape or dtype). The arrays it is given are
+    read-only. ``table_format`` names the format and version, e.g. ``"purestate.alphazero/1"``.
+    The file must be a function of the table's value (the same table, the same bytes), so
+    ``table_to_arrays`` draws nothing and reads no clock.
+    """
+
+    @property
+    def table_format(self) -> str:
+        """The format name and version written into the manifest."""
+        ...
+
+    def table_to_arrays(
+        self, game: Game[Any, Any], table: Any
+    ) -> tuple[dict[str, Any], dict[str, NDArray[Any]]]:
+        """The table as JSON-ready meta and named arrays."""
+        ...
+
+    def table_from_arrays(
+        self, game: Game[Any, Any], meta: dict[str, Any], arrays: dict[str, NDArray[Any]]
+    ) -> Any:
+        """The table from what ``table_to_arrays`` gave."""
         ...
 
 

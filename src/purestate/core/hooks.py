@@ -4,9 +4,9 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``,
 ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores,
 ``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``,
-``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions`` and ``FromParams`` beside ``Agent``
-(``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
-(``purestate/solve/__init__.py``).
+``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ArrayTable``
+beside ``Agent`` (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution``
+beside ``Solution`` (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
 Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from purestate.core.agent import ArrayTable
     from purestate.core.game import Game
 
 PlayoutFn = Callable[[Any, int], tuple[float, float]]
@@ -222,6 +223,17 @@ def selfplay_games_of(agent: Any) -> SelfplayGamesFn | None:
 def positions_of(agent: Any) -> PositionsFn | None:
     """The learner's list of the positions a table covers (``CoversPositions``), or None."""
     found: PositionsFn | None = _method(agent, "positions")
+    return found
+
+
+def array_table_of(agent: Any) -> ArrayTable | None:
+    """The agent itself if its tables are saved as arrays (``ArrayTable``: a ``table_format``
+    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none)."""
+    if not isinstance(getattr(agent, "table_format", None), str):
+        return None
+    if _method(agent, "table_to_arrays") is None or _method(agent, "table_from_arrays") is None:
+        return None
+    found: ArrayTable = agent
     return found
 
 

@@ -319,3 +319,16 @@ def agent(spec: str) -> Agent:
         return made
     built: Agent = build(cls, name, params)
     return built
+
+
+def agent_spec(text: Any) -> Any:
+    """``text`` as the agent it names writes its spec (``rules`` for ``rules:p=0.7``,
+    ``xtreme2019`` for ``seedbot``); anything that names no agent (``self``, a number) as it is.
+
+    Two spellings of one agent compare equal this way: a file saved with the spec as it was typed
+    still matches the run that reads it back.
+    """
+    try:
+        return agent(str(text)).spec if isinstance(text, str) else text
+    except SpecError:
+        return text

@@ -58,6 +58,13 @@ class Selfplay:
         opp = learner if self.opponent == SELF else agent(self.opponent)
         return learner, opp
 
+    def specs(self) -> tuple[str, str]:
+        """The learner's and the opponent's specs as the agents write them (``rules`` for
+        ``rules:p=0.7``), the opponent ``"self"`` for self-play: how run.json, summary.json and
+        the games log name them, whatever spelling the run was given."""
+        learner, opp = self.agents()
+        return learner.spec, SELF if self.opponent == SELF else opp.spec
+
     @property
     def shared(self) -> bool:
         """Whether both seats learn on one table (self-play of a TD learner)."""
@@ -244,13 +251,17 @@ def summarize(
     block: int,
     start: int = 0,
 ) -> dict[str, Any]:
-    """The figures of a run: W/D/L overall and per block, resignations, the bead-change curve."""
+    """The figures of a run: W/D/L overall and per block, resignations, the bead-change curve.
+
+    The game and the agents are named by their canonical specs, as the run's records name them.
+    """
     total = tally(outcomes)
     curve = cumulative_incentive(outcomes)
+    agent_spec, opponent_spec = run.specs()
     return {
-        "game": run.game,
-        "agent": run.agent,
-        "opponent": run.opponent,
+        "game": names(run)[0],
+        "agent": agent_spec,
+        "opponent": opponent_spec,
         "seat": ("first", "second")[run.seat],
         "seed": run.seed,
         "first_game": start,

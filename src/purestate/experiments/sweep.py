@@ -169,11 +169,14 @@ def summary_problem(summary: Any, run: Selfplay, games: int, block: int) -> str 
     A summary read back from a folder is data: it must be the summary ``summarize`` writes for
     ``run`` (its agent, seed and block; W/D/L counts that add up, overall and per block; ``games``
     games, or fewer when it records the learner's refusal at its last game) before ``aggregate``
-    reads it.
+    reads it. Its agent may be spelled either way: as the agent writes its spec (``summarize``
+    today) or as the sweep was typed (summaries written before, which a resumed sweep keeps).
     """
     if not isinstance(summary, dict):
         return "not a JSON object"
-    for field, want in (("agent", run.agent), ("seed", run.seed), ("block", block)):
+    if registry.agent_spec(summary.get("agent")) != run.specs()[0]:
+        return f"its agent is {summary.get('agent')!r}, not {run.specs()[0]!r}"
+    for field, want in (("seed", run.seed), ("block", block)):
         if not _same(summary.get(field), want):
             return f"its {field} is {summary.get(field)!r}, not {want!r}"
     if not isinstance(summary.get("opponent"), str):

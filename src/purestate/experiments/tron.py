@@ -21,7 +21,7 @@ from purestate.agents.tron_bots import with_linear_weights
 from purestate.core.episode import Episode, play
 from purestate.core.keys import Key, bits, fold_in, key, split
 from purestate.core.memo import memo
-from purestate.core.registry import agent
+from purestate.core.registry import agent, agent_spec
 from purestate.games.tron.maps import Map
 from purestate.games.tron.rules import MOVE_NAMES, Tron
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS, features, terms
@@ -38,8 +38,11 @@ BOT_ALIASES: dict[str, str] = {
 
 
 def bot_spec(name: str) -> str:
-    """The agent spec of a bot name (a CS1410 alias or a spec string)."""
-    return BOT_ALIASES.get(name, name)
+    """The agent spec of a bot name (a CS1410 alias or a spec string) as the agent writes it
+    (``rules`` for ``rules:p=0.7``), so records and summaries name it as every other command
+    does; a name that is no agent comes back as it is, for the caller to refuse."""
+    spec: str = agent_spec(BOT_ALIASES.get(name, name))
+    return spec
 
 
 @frozen
@@ -50,7 +53,7 @@ class Setup:
         map: A shipped map's name or a ``Map`` value.
         rules: ``alternating`` or ``simultaneous``.
         start: ``map`` or ``mirror``.
-        bots: The agent specs of player 1 (seat 0) and player 2 (seat 1).
+        bots: The agent specs of the first seat (blue, 0) and the second (red, 1).
         weights: Weights for ``eval=linear`` bots (None: the shipped weights).
         seed: The series' seed.
         clock: The clock of bots with a ``seconds`` budget (init argument ``clock``), injected
@@ -73,9 +76,9 @@ class GameResult:
 
     Attributes:
         index: The game's number in the series.
-        first_player: Who moved first (0 = player 1).
+        first_player: Who moved first (0: the first seat).
         start_seed: The start seed of a ``mirror`` start.
-        winner: 0 (player 1), 1 (player 2) or None (a draw).
+        winner: 0 (the first seat), 1 (the second) or None (a draw).
         moves: The moves, one letter each.
     """
 

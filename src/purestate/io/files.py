@@ -180,8 +180,17 @@ def read_text(path: Path, follow: bool = True, limit: int = MAX_JSON_BYTES) -> s
     Raises:
         FileFormatError: as ``read_bytes``, or if it is not UTF-8.
     """
+    return utf8_text(path, read_bytes(path, follow, limit))
+
+
+def utf8_text(path: Path, data: bytes) -> str:
+    """``data``, read from ``path`` (for the message), as UTF-8 text.
+
+    Raises:
+        FileFormatError: one line naming the file if it is not UTF-8.
+    """
     try:
-        return read_bytes(path, follow, limit).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise FileFormatError(f"{path}: cannot read it (UnicodeDecodeError)") from None
 
@@ -192,7 +201,16 @@ def read_json(path: Path, follow: bool = True, limit: int = MAX_JSON_BYTES) -> A
     Raises:
         FileFormatError: if it is missing, unreadable, too large or not JSON.
     """
-    text = read_text(path, follow, limit)
+    return parse_json(path, read_text(path, follow, limit))
+
+
+def parse_json(path: Path, text: str) -> Any:
+    """The JSON document ``text``, read from ``path`` (for the messages).
+
+    Raises:
+        FileFormatError: one line naming the file if it is not JSON (or nested or numbered
+            beyond what Python reads).
+    """
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

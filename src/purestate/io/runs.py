@@ -344,8 +344,9 @@ def _pending(folder: Path, name: str) -> Path:
     return folder / f".{name}{_PENDING}"
 
 
-def commit(folder: Path, files: Mapping[str, str], meta: Mapping[str, Any]) -> None:
-    """Make a checkpoint visible all at once: the text files in ``files`` and ``meta``.
+def commit(folder: Path, files: Mapping[str, str | bytes], meta: Mapping[str, Any]) -> None:
+    """Make a checkpoint visible all at once: the files in ``files`` (text, written as UTF-8, or
+    bytes: an array table) and ``meta``.
 
     ``meta`` (for example ``{"games": 500}``) is stored in ``checkpoint.json`` with a digest of each
     file. A kill at any moment leaves either the previous checkpoint or this one (``recover``
@@ -354,7 +355,7 @@ def commit(folder: Path, files: Mapping[str, str], meta: Mapping[str, Any]) -> N
     digests = {}
     for name, text in files.items():
         plain_name(name, folder / CHECKPOINT)
-        data = text.encode("utf-8")
+        data = text.encode("utf-8") if isinstance(text, str) else text
         _write_durably(_pending(folder, name), data)
         digests[name] = _digest(data)
     write_json(folder / CHECKPOINT, {"format": CHECKPOINT_FORMAT, **meta, "files": digests})

@@ -20,20 +20,28 @@ from purestate.core.registry import make_spec
 from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.io import plots
-from purestate.io.files import json_text, open_own_file, write_json
+from purestate.io.array_tables import SUFFIX
+from purestate.io.files import open_own_file, write_json
 from purestate.io.records import GAMES_FILE
 from purestate.io.runs import RunFolderError, commit, log_digest
 from purestate.io.solutions import load_or_solve
-from purestate.io.tables import table_json
+from purestate.io.tables import check_table_size, table_bytes, table_suffix
 from purestate.solve import require_solvable
 from purestate.solve.analysis import optimal_move_rates
 from purestate.solve.bounds import TooLarge
 
+TABLE_STEMS = ("table", "opponent_table")
+"""The names of a run's table files before their ending: the learner's, and a learning
+opponent's own table."""
+
+TABLE_FILES = tuple(f"{stem}{end}" for stem in TABLE_STEMS for end in (".json", SUFFIX))
+"""Every name a run's table file may have: a JSON table's, or an array table's
+(``io.tables.table_suffix``)."""
+
 RUN_FILES = (
     "run.json",
     "checkpoint.json",
-    "table.json",
-    "opponent_table.json",
+    *TABLE_FILES,
     "games.jsonl",
     "summary.json",
     "learning_curve.png",
@@ -44,9 +52,13 @@ SEATS = ("first", "second")
 
 
 def table_files(run: Selfplay) -> tuple[str, ...]:
-    """The table files of a run: the learner's, and a learning opponent's own table."""
-    other_learns = run.learning()[1 - run.seat] and not run.shared
-    return ("table.json", "opponent_table.json") if other_learns else ("table.json",)
+    """The table files of a run: the learner's (``table.json``, or ``table.npz`` for an array
+    table), and a learning opponent's own table (``opponent_table.json`` or ``.npz``)."""
+    learner, opp = run.agents()
+    mine = f"{TABLE_STEMS[0]}{table_suffix(learner)}"
+    if run.learning()[1 - run.seat] and not run.shared:
+        return (mine, f"{TABLE_STEMS[1]}{table_suffix(opp)}")
+    return (mine,)
 
 
 def check_run_format(path: Path, saved: dict[str, Any]) -> None:
@@ -66,13 +78,13 @@ def check_run_format(path: Path, saved: dict[str, Any]) -> None:
 def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
     """The run's ``run.json`` without its game count: what a resumed run must match. Its format,
     ``RUN_FORMAT`` (``core.history``: what an older one meant, and how it is read today)."""
-    learner, opp = run.agents()
+    learner, opponent = run.specs()
     return {"format": RUN_FORMAT, "command": "selfplay",
             "game": format_spec(game.spec.name, game),
-            "agent": learner.spec, "opponent": SELF if run.opponent == SELF else opp.spec,
+            "agent": learner, "opponent": opponent,
             "seat": SEATS[run.seat], "seed": run.seed,
-            # the specs as the user wrote them (the summary names them so): a run resumed
-            # without them given again names them the same way
+            # the specs as the user wrote them: a run resumed without them given again is
+            # rebuilt from the same text
             "as_typed": {"game": run.game, "agent": run.agent,
                          "opponent": run.opponent}}  # fmt: skip
 
@@ -87,11 +99,13 @@ def save_checkpoint(
     be logged, and synced, before): a resumed run refuses a log edited since.
     """
     learner, opp = run.agents()
-    who = {"table.json": (learner, run.seat), "opponent_table.json": (opp, 1 - run.seat)}
     files = {}
-    for name in table_files(run):
-        a, seat = who[name]
-        files[name] = json_text(table_json(game, a, tables[seat], seat, games))
+    seats = ((learner, run.seat), (opp, 1 - run.seat))
+    # the opponent's seat has a file only when it learns a table of its own
+    for name, (a, seat) in zip(table_files(run), seats, strict=False):
+        data = table_bytes(game, a, tables[seat], seat, games)
+        check_table_size(folder / name, data)
+        files[name] = data
     log = log_digest(folder / GAMES_FILE, games)
     commit(folder, files, {"games": games, "refused_at": refused_at, LOG_DIGEST: log})
 
@@ -149,11 +163,10 @@ def write_summary(
     On a game the exact solver covers, each block also counts the learner's optimal moves, read
     from the run's games log.
     """
-    learner, opp = run.agents()
     refusals = int(first_refusal is not None)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
-    summary["agent_spec"] = learner.spec
-    summary["opponent_spec"] = opp.spec if run.opponent != SELF else SELF
+    # kept for readers of summaries written when "agent" and "opponent" were as typed
+    summary["agent_spec"], summary["opponent_spec"] = summary["agent"], summary["opponent"]
     summary["game_spec"] = plots.game_spec_text(game)
     if _solvable(game):
         # the exact solver covers the game: score every move the learner played

@@ -1,12 +1,19 @@
-"""Learned tables as versioned JSON files (shell side).
+"""Learned tables as files (shell side): versioned JSON, or arrays in a zip archive.
 
-A table file is one JSON object: ``format`` (the agent's format and version, e.g.
-``purestate.menace/1``), ``game`` (the game's spec name), ``game_spec`` (the game with its
-options, ``dots_and_boxes:rows=3,cols=3``; files written before it was kept lack it), ``agent``
-(the spec string that made it), ``seat``, ``games`` (how many training games it has seen), and
-the agent's own data at the top level (MENACE: ``boxes``). A file of the wrong format, game or
-version is refused with one line naming the file and what is wrong; nothing is ever written over
-it by a failed load.
+A JSON table file (an agent with ``Persistent``) is one JSON object: ``format`` (the agent's
+format and version, e.g. ``purestate.menace/1``), ``game`` (the game's spec name), ``game_spec``
+(the game with its options, ``dots_and_boxes:rows=3,cols=3``; files written before it was kept
+lack it), ``agent`` (the spec string that made it), ``seat``, ``games`` (how many training games
+it has seen), and the agent's own data at the top level (MENACE: ``boxes``).
+
+An array table file (an agent with ``ArrayTable``: network parameters, optimizer state, a replay
+buffer) is a ``.npz`` zip archive whose ``manifest.json`` holds the same fields, the agent's
+``meta`` and each array's name, dtype, shape and SHA-256, beside one ``.npy`` entry per array
+(``io.array_tables``; docs/tables.md).
+
+Saving picks the kind by the agent's hook, loading by the file's first bytes, so no command needs
+code for an agent. A file of the wrong kind, format, game or version is refused with one line
+naming the file and what is wrong; nothing is ever written over it by a failed load.
 """
 
 from __future__ import annotations
@@ -18,13 +25,29 @@ from typing import Any
 
 from attrs import frozen
 
-from purestate.core.agent import Agent, Persistent
+from purestate.core.agent import Agent, ArrayTable, Persistent
 from purestate.core.game import Game
-from purestate.core.hooks import supports_seat
+from purestate.core.hooks import array_table_of, supports_seat
 from purestate.core.record import game_spec
 from purestate.core.registry import agent as registry_agent
 from purestate.core.spec import SpecError
-from purestate.io.files import MAX_TABLE_BYTES, FileFormatError, read_json, write_json
+from purestate.io.array_tables import (
+    SUFFIX,
+    Archive,
+    archive_bytes,
+    is_archive,
+    read_archive,
+    read_manifest,
+)
+from purestate.io.files import (
+    MAX_TABLE_BYTES,
+    FileFormatError,
+    json_text,
+    open_atomic,
+    parse_json,
+    read_bytes,
+    utf8_text,
+)
 
 _RESERVED = ("format", "game", "game_spec", "agent", "seat", "games")
 
@@ -63,23 +86,100 @@ def table_json(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games:
     # A persistent map iterates in an order that depends on how it was built; sorted keys make
     # the file a function of the table's value, so a resumed run writes the same bytes.
     body = json.loads(json.dumps(body, sort_keys=True))
+    return {**_envelope(game, agent, p.table_format, seat, games), **body}
+
+
+def _envelope(
+    game: Game[Any, Any], agent: Agent, fmt: str, seat: int, games: int
+) -> dict[str, Any]:
+    """The fields every table file has, whatever its kind."""
     named = _named(game)
     return {
-        "format": p.table_format,
+        "format": fmt,
         "game": game.spec.name,
         **({} if named is None else {"game_spec": named}),
         "agent": agent.spec,
         "seat": seat,
         "games": games,
-        **body,
     }
+
+
+def table_suffix(agent: Agent) -> str:
+    """How the name of a file holding ``agent``'s table ends: ``.npz`` for an array table,
+    ``.json`` otherwise."""
+    return SUFFIX if array_table_of(agent) is not None else ".json"
+
+
+def table_bytes(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games: int) -> bytes:
+    """The bytes of a table file: an array table's archive, or a JSON table's text.
+
+    A function of the table's value: the same table gives the same bytes.
+
+    Raises:
+        FileFormatError: the agent has no table to save.
+        TypeError: the agent's hook gave data a table file cannot hold (the agent's mistake).
+    """
+    arrays = array_table_of(agent)
+    if arrays is None:
+        return json_text(table_json(game, agent, table, seat, games)).encode("utf-8")
+    meta, named = arrays.table_to_arrays(game, table)
+    if not isinstance(meta, dict) or not isinstance(named, dict):
+        raise TypeError(f"{agent.spec}: table_to_arrays must return a dict of meta and of arrays")
+    envelope = _envelope(game, agent, arrays.table_format, seat, games)
+    return archive_bytes({**envelope, "meta": meta}, named)
+
+
+def check_table_path(path: Path, agent: Agent) -> None:
+    """Refuse, before anything is played, a file name that says the other kind of table: an
+    array table is saved as ``NAME.npz``, a JSON table never is.
+
+    Raises:
+        FileFormatError: one line naming the file and the ending it needs.
+    """
+    want = table_suffix(agent)
+    if (Path(path).suffix == SUFFIX) != (want == SUFFIX):
+        kind = "an array table (a .npz archive)" if want == SUFFIX else "a JSON table"
+        raise FileFormatError(
+            f"{path}: {agent.spec!r} saves {kind}; give a file name ending in {want}"
+        )
 
 
 def save_table(
     path: Path, game: Game[Any, Any], agent: Agent, table: Any, seat: int, games: int
 ) -> None:
-    """Write a table file atomically."""
-    write_json(path, table_json(game, agent, table, seat, games))
+    """Write a table file atomically (the kind the agent's hook says; see ``check_table_path``).
+
+    Raises:
+        FileFormatError: the agent has no table to save, the name's ending says the other kind,
+            or the table is larger than a table file may be (``MAX_TABLE_BYTES``); nothing is
+            written then.
+    """
+    check_table_path(path, agent)
+    data = table_bytes(game, agent, table, seat, games)
+    check_table_size(path, data)
+    with open_atomic(path, binary=True) as f:
+        f.write(data)
+
+
+def check_table_size(path: Path, data: bytes) -> None:
+    """Refuse to write a table file larger than ``MAX_TABLE_BYTES``: no command could read it.
+
+    Raises:
+        FileFormatError: one line naming the file and the sizes.
+    """
+    if len(data) > MAX_TABLE_BYTES:
+        raise FileFormatError(
+            f"{path}: the table comes to {len(data):,} bytes, more than the "
+            f"{MAX_TABLE_BYTES:,} a table file may hold; not saved"
+        )
+
+
+def _document(path: Path, data: bytes) -> Any:
+    """What a table file says about itself: a JSON table's object, an array table's manifest
+    (checked, its arrays unread)."""
+    if is_archive(data):
+        return read_manifest(path, data)
+    return parse_json(path, utf8_text(path, data))
 
 
 def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = True) -> TableFile:
@@ -95,12 +195,27 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
     Raises:
         FileFormatError: one line naming the file and what is wrong.
     """
-    p = persistent(agent)
-    data = read_json(path, follow, MAX_TABLE_BYTES)
+    arrays = array_table_of(agent)
+    p = persistent(agent) if arrays is None else None
+    want = arrays.table_format if arrays is not None else persistent(agent).table_format
+    raw = read_bytes(path, follow, MAX_TABLE_BYTES)
+    archive = None
+    if is_archive(raw):
+        if arrays is None:
+            raise FileFormatError(
+                f"{path}: an array table ({SUFFIX} archive), but {agent.spec!r} saves JSON tables"
+            )
+        archive = read_archive(path, raw)
+        data: Any = archive.manifest
+    elif arrays is not None:
+        raise FileFormatError(
+            f"{path}: not an array table ({SUFFIX} archive), which {agent.spec!r} saves"
+        )
+    else:
+        data = parse_json(path, utf8_text(path, raw))
     if not isinstance(data, dict) or "format" not in data:
         raise FileFormatError(f"{path}: not a purestate table file (no 'format' field)")
     fmt = data["format"]
-    want = p.table_format
     if fmt != want:
         fam, _, ver = str(fmt).rpartition("/")
         wfam, _, wver = want.rpartition("/")
@@ -115,14 +230,28 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
     games = data.get("games", 0)
     if seat not in (0, 1) or not isinstance(games, int) or games < 0:
         raise FileFormatError(f"{path}: bad 'seat' or 'games' field")
-    body = {k: v for k, v in data.items() if k not in _RESERVED}
     try:
-        table = p.table_from_json(game, body)
+        table = _table_of(game, data, arrays, archive, p)
     except (ValueError, KeyError, TypeError) as e:
         raise FileFormatError(f"{path}: {e}") from None
-    if not supports_seat(p, table, seat):
+    if not supports_seat(agent, table, seat):
         raise FileFormatError(f"{path}: its 'seat' is {seat} but its table plays the other seat")
     return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
+
+
+def _table_of(
+    game: Game[Any, Any],
+    data: dict[str, Any],
+    arrays: ArrayTable | None,
+    archive: Archive | None,
+    p: Persistent | None,
+) -> Any:
+    """The table a checked file holds, read by the agent's own hook."""
+    if arrays is not None and archive is not None:
+        return arrays.table_from_arrays(game, dict(data["meta"]), dict(archive.arrays))
+    if p is None:  # never: load_table read the kind of file the agent's hook writes
+        raise TypeError("no table hook for this file")
+    return p.table_from_json(game, {k: v for k, v in data.items() if k not in _RESERVED})
 
 
 def table_game(path: Path) -> str:
@@ -132,7 +261,7 @@ def table_game(path: Path) -> str:
     Raises:
         FileFormatError: one line naming the file when it is not a table file.
     """
-    data = read_json(path, limit=MAX_TABLE_BYTES)
+    data = _document(path, read_bytes(path, limit=MAX_TABLE_BYTES))
     spec = data.get("game_spec", data.get("game")) if isinstance(data, dict) else None
     if not isinstance(spec, str) or not spec:
         raise FileFormatError(f"{path}: not a purestate table file (no 'game' field)")
@@ -152,7 +281,7 @@ def load_table_agent(
     Raises:
         FileFormatError: one line naming the file and what is wrong (no or a bad agent spec too).
     """
-    data = read_json(path, limit=MAX_TABLE_BYTES)
+    data = _document(path, read_bytes(path, limit=MAX_TABLE_BYTES))
     spec = data.get("agent") if isinstance(data, dict) else None
     if not isinstance(spec, str) or not spec:
         raise FileFormatError(

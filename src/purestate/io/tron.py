@@ -3,7 +3,7 @@ games.
 
 A data set (``positions.jsonl``, written by ``purestate tron dataset``) is JSON Lines, one position
 a line: ``game``, ``ply``, ``position``, ``features`` (``FEATURES`` name -> value),
-``features_version`` and ``outcome`` (+1, 0, -1 for player 0), with whatever the writer adds
+``features_version`` and ``outcome`` (+1, 0, -1 for the first seat), with whatever the writer adds
 (``series``, ``map``, ``rules``, ``bots``). A record without those fields, or whose features are
 of another ``FEATURES_VERSION`` (a record without one is version 1), is refused with one line
 naming the file and the line.
@@ -23,6 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
+from purestate.core.hooks import seat_name
 from purestate.games.tron.rules import RUNNING, State, Tron, trails
 from purestate.heuristics.tron import FEATURES, FEATURES_VERSION, TERMS
 from purestate.io.files import (
@@ -113,7 +114,8 @@ def read_weights(path: Path) -> tuple[float, ...]:
 
 
 def _trails(game: Tron, states: Sequence[State]) -> list[int]:
-    """Who occupied each cell (0 free, 1 wall/barrier, 2 player 1, 3 player 2) at the end."""
+    """Who occupied each cell (0 free, 1 wall/barrier, 2 the first seat, 3 the second) at the
+    end."""
     m = game.board
     t0, t1 = trails(states)
     return [
@@ -148,9 +150,7 @@ class PictureFacts:
 
 
 COLOURS = ("#1f77b4", "#d62728")
-"""Player 1's and player 2's trail colour (blue, red)."""
-
-_COLOUR_NAMES = ("blue", "red")
+"""The first and the second seat's trail colour (blue, red: the seats' marks)."""
 
 
 def picture_facts(
@@ -162,7 +162,7 @@ def picture_facts(
         game: The game.
         states: Its states, ``states[i + 1]`` after ``moves[i]``.
         moves: The moves played (0-3 = U, D, L, R).
-        bots: Player 1's and player 2's bot specs.
+        bots: The first and the second seat's bot specs.
     """
     heads = [-1, -1]
     crashes: list[int] = []
@@ -188,10 +188,11 @@ def picture_facts(
     elif winner is None:
         result = "draw"
     else:
-        result = f"player {winner + 1} ({_COLOUR_NAMES[winner]}) wins"
+        result = f"{seat_name(game, winner)} wins"
+    first, second = seat_name(game, 0), seat_name(game, 1)
     title = (
-        f"{bots[0]} (player 1, {_COLOUR_NAMES[0]}) vs {bots[1]} (player 2, {_COLOUR_NAMES[1]})\n"
-        f"{result} after {len(moves)} moves ({made[0]} by player 1, {made[1]} by player 2)"
+        f"{bots[0]} as {first} vs {bots[1]} as {second}\n"
+        f"{result} after {len(moves)} moves ({made[0]} by {first}, {made[1]} by {second})"
     )
     return PictureFacts((heads[0], heads[1]), tuple(crashes), (made[0], made[1]), winner, title)
 
@@ -208,7 +209,7 @@ def save_picture(
         game: The game.
         states: Its states.
         moves: Its moves.
-        bots: Player 1's and player 2's bot specs.
+        bots: The first and the second seat's bot specs.
 
     Raises:
         FileFormatError: if the file cannot be written.
@@ -247,8 +248,7 @@ def save_picture(
     cx, cy = rc(facts.crashes)
     (crash,) = ax.plot(cx, cy, "X", ms=11, color="black", mec="white", mew=1)
     key = [
-        Patch(color=COLOURS[0], label=f"player 1: {bots[0]}"),
-        Patch(color=COLOURS[1], label=f"player 2: {bots[1]}"),
+        *(Patch(color=COLOURS[p], label=f"{seat_name(game, p)}: {bots[p]}") for p in (0, 1)),
         Patch(color="#333333", label="wall"),
         Line2D([], [], ls="", marker="o", mfc="gray", mec="white", mew=2, ms=9, label="head"),
         Line2D([], [], ls="", marker="X", color="black", ms=9, label="crash"),

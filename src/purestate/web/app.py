@@ -37,6 +37,7 @@ from purestate.core.memo import memo
 from purestate.core.registry import agents, games, make, make_spec
 from purestate.drawing import svg
 from purestate.games.tron.shipped import shipped_names
+from purestate.io.selfplay import TABLE_FILES
 from purestate.web import pages
 from purestate.web.budget import MOVE_SECONDS, Budget, Stopped
 from purestate.web.errors import Conflict, NotFound, TooLarge, WebError
@@ -142,7 +143,7 @@ def table_files(root: Path) -> list[str]:
     """The table files of the runs folder's runs, as ``table:RUN/FILE`` opponent specs."""
     out = []
     for run in list_runs(root):
-        for file in ("table.json", "opponent_table.json"):
+        for file in TABLE_FILES:
             if (inside(root, run["name"]) / file).is_file():
                 out.append(f"table:{run['name']}/{file}")
     return out
@@ -353,7 +354,7 @@ def create_app(
         if "speed" in data:
             lab.speed = _bounded(data, "speed", 0, 0, MAX_SPEED)
         if "games" in data:
-            lab.target = _bounded(data, "games", lab.target, max(1, lab.played), MAX_LAB_GAMES)
+            lab.play_to(_bounded(data, "games", lab.target, max(1, lab.played), MAX_LAB_GAMES))
         if "running" in data:
             if not isinstance(data["running"], bool):
                 raise WebError("running must be true or false")

@@ -166,6 +166,15 @@ class Lab:
         """Whether the lab can play no more: its games are played, or MENACE refuses."""
         return self.refused_at is not None or self.played >= self.target
 
+    def play_to(self, target: int) -> None:
+        """Play ``target`` games in all (at least those played). Against a person whose last
+        game asked for is over, the next game begins (MENACE moves first if it is to)."""
+        with self.lock:
+            self.target = max(target, self.played)
+            over = self.session is not None and self.session.over()
+            if self.person and over and not self.done():
+                self._next_person_game()
+
     def boxes(self) -> list[dict[str, Any]]:
         """Every box, in the library's order: its key, stage, picture and beads (drawn once)."""
         data = self.menace.table_to_json(self.game, self.table)["boxes"]
@@ -305,6 +314,8 @@ class Lab:
             "last": last,
             "chart": chart,
             "incentive": curve[-1] if curve else 0,
+            # against a person, the game being played (or the last one, once the lab is done)
+            **({"board": self.session.view("")} if self.session is not None else {}),
         }
 
     def view(self, lab_id: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ MAX_GAMES_EACH = 8
 MAX_SPEC = 300
 """The longest game or agent spec a request may give."""
 TABLE_PREFIX = "table:"
-"""An opponent ``table:RUN/table.json`` plays a table saved in the runs folder."""
+"""An opponent ``table:RUN/table.json`` (or ``.npz``) plays a table saved in the runs folder."""
 
 
 def game_of(spec: str) -> Game[Any, Any]:

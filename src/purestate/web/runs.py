@@ -23,7 +23,7 @@ from purestate.core.history import upgrade
 from purestate.core.hooks import seat_name
 from purestate.core.learning import Tally, blocks, cumulative_incentive, tally, wilson
 from purestate.core.record import Record, RecordError, replay_record
-from purestate.core.registry import make_spec, spec_then
+from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, parse_spec
 from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
@@ -585,9 +585,17 @@ def sweep_settings(name: str, summaries: dict[str, Any], runs: list[dict[str, An
 
 
 def _slug(agent: str, sweep: Any) -> str:
-    """The folder of an agent setting's runs inside a sweep (the sweep's own ``run_name``)."""
-    game = sweep.get("game", "") if isinstance(sweep, dict) else ""
-    return run_name(Selfplay(str(game), agent, "", 0, 0)).partition("/")[0]
+    """The folder of an agent setting's runs inside a sweep (the sweep's own ``run_name``).
+
+    The folder is named after the setting as the grid was typed (``sweep.json``), the aggregate
+    after the agent's canonical spec (``rules`` for ``rules:p=0.7``; an aggregate written before
+    that names the typed setting itself).
+    """
+    sweep = sweep if isinstance(sweep, dict) else {}
+    grid = sweep.get("grid")
+    settings = [s for s in grid if isinstance(s, str)] if isinstance(grid, list) else []
+    setting = agent if agent in settings else {agent_spec(s): s for s in settings}.get(agent, agent)
+    return run_name(Selfplay(str(sweep.get("game", "")), setting, "", 0, 0)).partition("/")[0]
 
 
 def game_view(root: Path, name: str, index: int) -> dict[str, Any]:

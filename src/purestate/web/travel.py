@@ -23,7 +23,8 @@ from purestate.drawing import svg
 from purestate.experiments.selfplay import Selfplay
 from purestate.io.files import FileFormatError
 from purestate.io.records import GAMES_FILE
-from purestate.io.tables import load_table
+from purestate.io.selfplay import TABLE_STEMS
+from purestate.io.tables import load_table, table_suffix
 from purestate.web.errors import NotFound, WebError
 from purestate.web.runs import SEATS, kept, records_of, run_folder, stamp, training_manifest
 
@@ -109,11 +110,11 @@ def _fold_of(folder: Path, run: Selfplay) -> _Fold:
 
 
 def _saved(folder: Path, game: Any, learner: Any, seat: int, k: int) -> Any:
-    """The run's saved learner's table (``table.json``, read without following a link) when it
-    says it was saved after exactly its ``k`` recorded games, by this learner in this seat: what
-    ``train`` had then, without replaying the games (the first look at a long run's page asks for
-    the table after all its games). None otherwise."""
-    path = folder / "table.json"
+    """The run's saved learner's table (``table.json``, or ``table.npz`` for an array table, read
+    without following a link) when it says it was saved after exactly its ``k`` recorded games, by
+    this learner in this seat: what ``train`` had then, without replaying the games (the first
+    look at a long run's page asks for the table after all its games). None otherwise."""
+    path = folder / f"{TABLE_STEMS[0]}{table_suffix(learner)}"
     if not path.is_file():
         return None
     try:

@@ -1,7 +1,7 @@
 // The MENACE lab: start a lab through the API, then train it (server-sent events carry one
 // update per batch of games), step it one game at a time, or play against it by clicking.
-// When the games asked for are played the page says so and offers more; against a person the
-// finished board stays until the next click.
+// When the games asked for are played the page says so and offers more (against a person too:
+// the next game then begins); against a person the finished board stays until the next click.
 import { api, fitBoard } from "/static/common.js";
 import { Boxes } from "/static/boxes.js";
 
@@ -62,9 +62,7 @@ function showDone(update) {
   $("done-note").hidden = !reached;
   if (reached) {
     $("done-text").textContent = `Done: the ${update.target} games asked for are played.`;
-    $("more").hidden = person;
     $("more-count").textContent = String(moreGames());
-    if (person) $("done-text").textContent += " Start a new lab to play more.";
   }
 }
 
@@ -151,6 +149,10 @@ $("more").addEventListener("click", async () => {
   const answer = await control({ games: now + moreGames() });
   if (!answer) return;
   say("");
+  // against a person the update carries the next game's board, shown at once: the click on
+  // Play more was the person's move on from the finished game
+  nextBoard = null;
+  $("next-game").hidden = true;
   show(await api("GET", `/api/menace/${lab.id}`));
 });
 $("step").addEventListener("click", async () => {
@@ -196,7 +198,10 @@ $("board").addEventListener("click", async (event) => {
       nextBoard = update.done ? null : update.board;
       show(update);
       showBoard(update.ended);
-      const next = update.done ? "" : " Click the board (or Next game) for the next game.";
+      const reached = update.done && update.refused_at === null;
+      const next = !update.done ? " Click the board (or Next game) for the next game."
+        : reached ? ` All ${update.target} games asked for are played: Play ` +
+          `${moreGames()} more (above) goes on.` : "";
       $("status").textContent = `Game over: ${update.ended.result}${next}`;
       $("next-game").hidden = update.done;
     } else show(update);
