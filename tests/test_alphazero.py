@@ -6,6 +6,8 @@ it.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -296,3 +298,42 @@ def test_one_worker_and_two_give_the_same_table() -> None:
     played = LocalExecutor(jobs=2, batch=1, start_method="spawn").run(play_job, jobs)
     spread = agent.absorb(TTT, table, played, key(12))
     assert arrays(spread) == arrays(alone) and spread.iterations == 1
+
+
+TINY = "alphazero:simulations=4,games_per_iteration=4,steps=5,batch=8,width=8,depth=1"
+RUN = ["selfplay", "--game", "tictactoe", "--agent", TINY, "--opponent", "self", "--games", "10",
+       "--checkpoint", "3", "--seed", "4"]  # fmt: skip
+
+
+def test_a_run_killed_at_any_write_resumes_to_the_uninterrupted_files(
+    tmp_path: Path, kill_at: list[int]
+) -> None:
+    # checkpoints every 3 games of 4-game iterations: most fall inside an iteration
+    from tests.kills import files, kill_everywhere
+
+    writes = kill_everywhere(RUN, tmp_path, kill_at)
+    assert writes > 10 and "table.npz" in files(tmp_path / "whole")
+
+
+def test_a_saved_table_plays_from_the_commands(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+    from purestate.io.tables import load_table
+
+    runner = CliRunner()
+    out = tmp_path / "run"
+    assert runner.invoke(app, [*RUN, "--out", str(out)]).exit_code == 0
+    agent = purestate.agent(TINY)
+    table = load_table(out / "table.npz", TTT, agent).table
+    assert isinstance(table, Net) and table.games == 10 and table.iterations == 2
+    more = tmp_path / "more"
+    assert runner.invoke(app, [*RUN, "--out", str(more), "--games", "6"]).exit_code == 0
+    assert runner.invoke(app, ["selfplay", "--resume", str(more), "--more", "4"]).exit_code == 0
+    assert (more / "table.npz").read_bytes() == (out / "table.npz").read_bytes()
+    judged = runner.invoke(
+        app, ["evaluate", "--table", str(out / "table.npz"), "--games", "4", "--json"]
+    )
+    assert judged.exit_code == 0, judged.output
+    seats = json.loads(judged.stdout)
+    assert seats["first"]["games"] == seats["second"]["games"] == 4
