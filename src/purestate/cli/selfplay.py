@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,11 +24,13 @@ from purestate.cli.common import (
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Out, Seed, games_option
+from purestate.cli.options import AsJson, Dask, Force, Jobs, Out, Seed, games_option
 from purestate.core.history import upgrade
+from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
 from purestate.core.learning import wilson
 from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
+from purestate.executors import Executor, executor, kept
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
 from purestate.io.records import appending, record_line
@@ -274,6 +278,8 @@ def selfplay_command(
         typer.Option(min=0, max=MAX_GAMES, help="Save the tables every N games (0: at the end)."),
     ] = 0,
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
+    jobs: Jobs = 1,
+    dask: Dask = None,
     as_json: AsJson = False,
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
@@ -305,6 +311,14 @@ def selfplay_command(
     )
     g = run.make_game()
     run.check(g)  # refuse a run that cannot be played before anything is written
+    spread = selfplay_jobs_of(run.agents()[0]) if run.shared else None
+    if (jobs > 1 or dask) and spread is None:
+        raise UserError(
+            f"--jobs and --dask spread the self-play of a learner that plays in jobs (against "
+            f"'self'); {run.specs()[0]} against {run.specs()[1]} plays one game after another"
+        )
+    # spawned, not forked: a learner's own threads (JAX's) may already run in this process
+    ex = executor(jobs, dask, start_method="spawn") if spread is not None else None
     if more is not None and games is not None:
         raise UserError("--games is the run's total and --more plays past it: give one of them")
     manifest = run_manifest(run, g)
@@ -348,16 +362,30 @@ def selfplay_command(
         if restored.refused_at is not None:
             total = start  # MENACE refused to play: the run ended there
         write_json(out_dir / "run.json", {**manifest, "games": total})
-        summary = _train(run, g, out_dir, restored, total, checkpoint, block, as_json, plot)
+        summary = _train(run, g, out_dir, restored, total, checkpoint, block, as_json, plot,
+                         Workers(ex, max(jobs, 1)))  # fmt: skip
     if as_json:
         print_json(summary)
         return
     _print_summary(summary)
 
 
+@frozen
+class Workers:
+    """Where a learner that plays in jobs plays them.
+
+    Attributes:
+        executor: The executor (None: in this process, one job a part).
+        jobs: How many jobs each part of an iteration is cut into.
+    """
+
+    executor: Executor | None = None
+    jobs: int = 1
+
+
 def _train(
     run: Selfplay, g: Any, out_dir: Path, restored: Restored, total: int, checkpoint: int,
-    block: int, as_json: bool, plot: bool = True,
+    block: int, as_json: bool, plot: bool = True, workers: Workers = Workers(),
 ) -> dict[str, Any]:  # fmt: skip
     """Play the run from its checkpoint to ``total`` games, logging and checkpointing; write the
     summary and the learning curve for the whole run, and return the summary."""
@@ -372,16 +400,25 @@ def _train(
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("W {task.fields[w]} D {task.fields[d]} L {task.fields[l]}"),
+        TextColumn("{task.fields[search]}"),
         TimeRemainingColumn(),
         console=err_console,
         disable=as_json,
     )
     w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
-    with appending(out_dir) as log, progress:
-        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses)
-        for stretch in run.stretches(g, tables, start, total - start, checkpoint):
+    speed = SearchSpeed(simulations_of(run.agents()[0]))
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(appending(out_dir))
+        stack.enter_context(progress)
+        ex = None if workers.executor is None else stack.enter_context(kept(workers.executor))
+        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses,
+                                 search="")  # fmt: skip
+        stretches = run.stretches(g, tables, start, total - start, checkpoint,
+                                  None if ex is None else ex.run, workers.jobs)  # fmt: skip
+        for stretch in stretches:
             tables = stretch.tables
+            search = speed.after(stretch, tables[run.seat]) if run.shared else ""
             for i, ep in enumerate(stretch.episodes):
                 o = ep.outcome(me)
                 outcomes.append(o)
@@ -389,7 +426,8 @@ def _train(
                 resigned += ep.resigned == me
                 log.write(record_line(game_record(played + i, run, ep)))
             played += len(stretch.episodes)
-            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
+            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses,
+                            search=search)  # fmt: skip
             if stretch.refused:
                 first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
             elif checkpoint and played % checkpoint == 0 and played < total:
@@ -401,6 +439,29 @@ def _train(
         write_curve(out_dir, run, summary, outcomes)
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
+
+
+class SearchSpeed:
+    """The progress bar's figures of a learner that searches while it learns: the positions
+    searched, the last training's loss and simulations per second (each simulation evaluates
+    at most one new leaf, with the network for ``alphazero``)."""
+
+    def __init__(self, simulations: int | None) -> None:
+        self.simulations = simulations
+        self.positions = 0
+        self.started = time.monotonic()
+
+    def after(self, stretch: Any, table: Any) -> str:
+        """The figures after ``stretch``, with the learner's ``table`` after it."""
+        self.positions += sum(len(ep.moves) for ep in stretch.episodes)
+        parts = [f"positions {self.positions:,}"]
+        loss = last_loss_of(table)
+        if loss is not None:
+            parts.append(f"loss {loss:.3f}")
+        seconds = time.monotonic() - self.started
+        if self.simulations and seconds > 0:
+            parts.append(f"{self.positions * self.simulations / seconds:,.0f} sims/s")
+        return "  ".join(parts)
 
 
 # At most this many block rows are printed, so the table fits a screen; summary.json has them all.

@@ -19,6 +19,7 @@ looked up through ``purestate.core.hooks``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from attrs import frozen
@@ -214,6 +215,57 @@ class FusedSelfplay(Protocol):
         ``shared=True``) gives for the same key, only faster.
         """
         ...
+
+
+class SelfplayJobs(Protocol):
+    """A learner whose self-play can be spread over workers (``alphazero``): it plays its games in
+    parts (an iteration's games, all with the same table) that split into jobs, and folds the
+    jobs' results back into the table in order.
+
+    Found through ``purestate.core.hooks.selfplay_jobs_of``, which also needs a module-level
+    ``play_job(job)`` in the module that defines the agent's class (a function an executor can
+    send to a worker by name). For a shared table, ``Selfplay.stretches`` plays
+    ``with_network`` once, then for each range of ``iterations``: ``jobs``, ``play_job`` of each
+    job (anywhere, in any order), ``absorb`` of the results in the jobs' order. The promise: the
+    table and the games are those of ``selfplay_games`` for the same key, whatever the number of
+    jobs and wherever they run. Each job's result has ``episodes``, its games in order.
+    """
+
+    def iterations(self, start: int, games: int) -> list[range]:
+        """Games ``start`` .. ``start + games - 1`` cut into the ranges played with one table."""
+        ...
+
+    def with_network(self, game: Game[Any, Any], table: Any, key: Key) -> Any:
+        """``table`` ready to play (a fresh one gets what it draws from the run's ``key``)."""
+        ...
+
+    def jobs(
+        self, game: Game[Any, Any], table: Any, key: Key, part: Sequence[int], count: int
+    ) -> list[Any]:
+        """The games ``part`` (one range of ``iterations``) as at most ``count`` jobs: values
+        that pickle."""
+        ...
+
+    def absorb(self, game: Game[Any, Any], table: Any, played: Sequence[Any], key: Key) -> Any:
+        """``table`` after the results of ``play_job`` for its next games, in order."""
+        ...
+
+
+class Searches(Protocol):
+    """An agent that searches a fixed number of simulations per move (``mcts``, ``alphazero``)."""
+
+    simulations: int
+    """Simulations per move (0: it searches by time instead); read by progress bars."""
+
+
+class ReportsLoss(Protocol):
+    """A table that keeps the mean losses of its last training (``alphazero``'s ``Net``)."""
+
+    iterations: int
+    """Training iterations done (the loss means nothing before the first)."""
+
+    losses: Any
+    """The last training's mean losses, with a ``total`` (a float)."""
 
 
 class CoversPositions(Protocol):

@@ -4,9 +4,10 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``,
 ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores,
 ``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``,
-``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ArrayTable``
-beside ``Agent`` (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution``
-beside ``Solution`` (``purestate/solve/__init__.py``).
+``SelfplayTables``, ``FusedSelfplay``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
+``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
+``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+(``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
 Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
@@ -16,8 +17,11 @@ object has none, so a caller writes its fallback once: ``fast = playout_of(game)
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
 
 if TYPE_CHECKING:
     from purestate.core.agent import ArrayTable
@@ -218,6 +222,54 @@ def selfplay_games_of(agent: Any) -> SelfplayGamesFn | None:
     """The learner's fused self-play loop (``FusedSelfplay``), or None."""
     found: SelfplayGamesFn | None = _method(agent, "selfplay_games")
     return found
+
+
+@frozen
+class Jobs:
+    """A learner's ``SelfplayJobs`` hook: its methods and the module-level ``play_job``.
+
+    Attributes:
+        iterations: ``iterations(start, games)``: the ranges played with one table.
+        with_network: ``with_network(game, table, key)``: the table ready to play.
+        jobs: ``jobs(game, table, key, part, count)``: a range's games as jobs.
+        play_job: ``play_job(job)``: a job's games, played (module-level: it pickles by name).
+        absorb: ``absorb(game, table, played, key)``: the table after the results, in order.
+    """
+
+    iterations: Callable[[int, int], list[range]]
+    with_network: Callable[..., Any]
+    jobs: Callable[..., list[Any]]
+    play_job: Callable[[Any], Any]
+    absorb: Callable[..., Any]
+
+
+def selfplay_jobs_of(agent: Any) -> Jobs | None:
+    """The learner's self-play in jobs for workers (``SelfplayJobs``), or None."""
+    names = ("iterations", "with_network", "jobs", "absorb")
+    found = [_method(agent, n) for n in names]
+    if any(f is None for f in found):
+        return None
+    module = importlib.import_module(type(agent).__module__)
+    play = _method(module, "play_job")
+    if play is None:
+        return None
+    return Jobs(found[0], found[1], found[2], play, found[3])
+
+
+def simulations_of(agent: Any) -> int | None:
+    """The simulations a searching agent runs per move (``Searches``), or None: it does not say,
+    or searches by time."""
+    found = getattr(agent, "simulations", None)
+    return found if type(found) is int and found > 0 else None
+
+
+def last_loss_of(table: Any) -> float | None:
+    """The mean loss of the table's last training (``ReportsLoss``), or None: it reports none, or
+    has not trained yet."""
+    if type(getattr(table, "iterations", None)) is not int or table.iterations < 1:
+        return None
+    total = getattr(getattr(table, "losses", None), "total", None)
+    return float(total) if isinstance(total, float | int) else None
 
 
 def positions_of(agent: Any) -> PositionsFn | None:

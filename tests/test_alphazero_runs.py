@@ -1,0 +1,62 @@
+"""alphazero runs like every other run: workers, progress, the reference curve, the commands that
+take a trained table (tiny settings: each test takes seconds)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import purestate  # noqa: E402
+from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of  # noqa: E402
+from purestate.experiments.selfplay import cut  # noqa: E402
+from tests.kills import files, invoke  # noqa: E402
+
+TINY = "alphazero:simulations=4,games_per_iteration=4,steps=3,batch=8,width=8,depth=0"
+RUN = ["selfplay", "--game", "tictactoe", "--agent", TINY, "--opponent", "self", "--seed", "5"]
+
+
+def test_the_hooks_find_the_jobs_the_simulations_and_the_loss() -> None:
+    agent = purestate.agent(TINY)
+    spread = selfplay_jobs_of(agent)
+    assert spread is not None and spread.play_job.__name__ == "play_job"
+    assert selfplay_jobs_of(purestate.agent("qlearning")) is None
+    assert simulations_of(agent) == 4 and simulations_of(purestate.agent("random")) is None
+    fresh = agent.initial_table(purestate.make("tictactoe"), 0)
+    assert last_loss_of(fresh) is None and last_loss_of({}) is None
+
+
+def test_an_iteration_is_cut_at_the_checkpoints() -> None:
+    assert cut(range(0, 8), 0) == [range(0, 8)]
+    assert cut(range(0, 8), 3) == [range(0, 3), range(3, 6), range(6, 8)]
+    assert cut(range(4, 8), 4) == [range(4, 8)]
+    assert cut(range(5, 7), 6) == [range(5, 6), range(6, 7)]
+
+
+def test_one_worker_and_two_write_the_same_run_folder(tmp_path: Path) -> None:
+    # 10 games of 4-game iterations, a checkpoint inside an iteration: parts of 1 to 4 games
+    cmd = [*RUN, "--games", "10", "--checkpoint", "3"]
+    one = invoke(*cmd, "--out", str(tmp_path / "one"))
+    assert one.exit_code == 0, one.output
+    two = invoke(*cmd, "--out", str(tmp_path / "two"), "--jobs", "2")
+    assert two.exit_code == 0, two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    # and a run resumed with workers goes on as the run in one process
+    part = tmp_path / "part"
+    assert invoke(*cmd[:-4], "--games", "6", "--out", str(part), "--jobs", "2").exit_code == 0
+    assert invoke("selfplay", "--resume", str(part), "--more", "4", "--jobs", "2").exit_code == 0
+    whole = tmp_path / "whole"
+    assert invoke(*cmd[:-4], "--games", "10", "--out", str(whole)).exit_code == 0
+    assert (part / "table.npz").read_bytes() == (whole / "table.npz").read_bytes()
+
+
+def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(
+    tmp_path: Path,
+) -> None:
+    r = invoke("selfplay", "--games", "5", "--jobs", "2", "--out", str(tmp_path / "m"))
+    assert r.exit_code == 2 and "--jobs and --dask" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "m").exists()
