@@ -8,13 +8,14 @@ import pytest
 pytest.importorskip("jax")
 pytest.importorskip("optax")
 
-import json  # noqa: E402
-from pathlib import Path  # noqa: E402
+import json
+from pathlib import Path
 
-import purestate  # noqa: E402
-from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of  # noqa: E402
-from purestate.experiments.selfplay import cut  # noqa: E402
-from tests.kills import files, invoke  # noqa: E402
+from tests.kills import files, invoke
+
+import purestate
+from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
+from purestate.experiments.selfplay import cut
 
 TINY = "alphazero:simulations=4,games_per_iteration=4,steps=3,batch=8,width=8,depth=0"
 RUN = ["selfplay", "--game", "tictactoe", "--agent", TINY, "--opponent", "self", "--seed", "5"]
@@ -60,3 +61,54 @@ def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(
     r = invoke("selfplay", "--games", "5", "--jobs", "2", "--out", str(tmp_path / "m"))
     assert r.exit_code == 2 and "--jobs and --dask" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "m").exists()
+
+
+REFS = ["--games", "8", "--checkpoint", "4", "--reference", "random", "--reference-games", "2"]
+
+
+def test_a_run_with_references_killed_at_any_write_resumes_to_the_same_files(
+    tmp_path: Path, kill_at: list[int]
+) -> None:
+    from tests.kills import kill_everywhere
+
+    kill_everywhere([*RUN, *REFS], tmp_path, kill_at)
+    whole = tmp_path / "whole"
+    points = json.loads((whole / "references.json").read_text())["points"]
+    assert [p["games"] for p in points] == [0, 4, 8]
+    for p in points:
+        (row,) = p["references"]
+        assert row["reference"] == "random" and row["games"] == 2
+        assert row["wins"] + row["draws"] + row["losses"] == 2
+        assert row["low"] <= row["score"] <= row["high"]
+    assert (whole / "references.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_point_plays_each_reference_from_both_seats_and_nobody_beats_perfect() -> None:
+    from purestate.core.keys import key
+    from purestate.experiments.references import default_references, reference_point
+
+    game = purestate.make("tictactoe")
+    assert default_references(game) == ("random", "mcts:simulations=100", "perfect")
+    assert "perfect" not in default_references(purestate.make("connect_four"))
+    learner = purestate.agent(TINY)
+    table = learner.initial_table(game, 0)
+    refs = [(s, purestate.agent(s)) for s in ("random", "perfect")]
+    point = reference_point(game, learner, table, refs, 4, key(3), 12)
+    again = reference_point(game, learner, table, refs, 4, key(3), 12)
+    assert point == again and point["games"] == 12
+    against_random, against_perfect = point["references"]
+    assert against_perfect["wins"] == 0 and against_perfect["score"] <= 0.5
+    assert against_random["games"] == 4
+
+
+def test_a_resumed_run_keeps_its_references_and_refuses_others(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke(*RUN, *REFS, "--out", str(out)).exit_code == 0
+    r = invoke("selfplay", "--resume", str(out), "--more", "4")
+    assert r.exit_code == 0, r.output
+    points = json.loads((out / "references.json").read_text())["points"]
+    assert [p["games"] for p in points] == [0, 4, 8, 12]
+    r = invoke("selfplay", "--resume", str(out), "--more", "4", "--reference", "perfect")
+    assert r.exit_code == 2 and "references" in r.output and "Traceback" not in r.output
+    bad = invoke(*RUN, "--games", "4", "--reference", "qlearning", "--out", str(tmp_path / "q"))
+    assert bad.exit_code == 2 and "must not learn" in bad.output
