@@ -112,3 +112,20 @@ def test_a_resumed_run_keeps_its_references_and_refuses_others(tmp_path: Path) -
     assert r.exit_code == 2 and "references" in r.output and "Traceback" not in r.output
     bad = invoke(*RUN, "--games", "4", "--reference", "qlearning", "--out", str(tmp_path / "q"))
     assert bad.exit_code == 2 and "must not learn" in bad.output
+
+
+def test_the_run_page_draws_the_references_and_ignores_a_bad_file(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from purestate.web.app import create_app
+
+    runs = tmp_path / "runs"
+    assert invoke(*RUN, *REFS, "--no-plot", "--out", str(runs / "az")).exit_code == 0
+    client = TestClient(create_app(runs), base_url="http://127.0.0.1")
+    page = client.get("/runs/az")
+    assert page.status_code == 200
+    assert "Against fixed references" in page.text
+    assert 'data-label="random"' in page.text and "after 8 games, against random" in page.text
+    (runs / "az" / "references.json").write_text('{"points": [{"games": "many"}]}')
+    page = client.get("/runs/az")
+    assert page.status_code == 200 and "Against fixed references" not in page.text
