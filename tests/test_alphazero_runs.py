@@ -129,3 +129,63 @@ def test_the_run_page_draws_the_references_and_ignores_a_bad_file(tmp_path: Path
     (runs / "az" / "references.json").write_text('{"points": [{"games": "many"}]}')
     page = client.get("/runs/az")
     assert page.status_code == 200 and "Against fixed references" not in page.text
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run folder holding a tiny trained table (8 games: two training iterations)."""
+    runs = tmp_path_factory.mktemp("runs")
+    r = invoke(*RUN, "--games", "8", "--no-plot", "--out", str(runs / "az"))
+    assert r.exit_code == 0, r.output
+    return runs
+
+
+def test_the_library_plays_a_trained_table(trained: Path) -> None:
+    from purestate.core.agent import greedy_agent
+    from purestate.io.tables import load_table
+
+    game = purestate.make("tictactoe")
+    agent = purestate.agent(TINY)
+    table = load_table(trained / "az" / "table.npz", game, agent).table
+    assert table.games == 8 and table.iterations == 2
+    me = greedy_agent(agent)
+    ep = purestate.play(game, (me, purestate.agent("random")), (table, None), purestate.key(1))
+    again = purestate.play(game, (me, purestate.agent("random")), (table, None), purestate.key(1))
+    assert ep.moves == again.moves and game.is_over(ep.states[-1])
+
+
+def test_play_in_the_terminal_against_a_trained_table(trained: Path) -> None:
+    # the person plays squares in order; each refused square (taken) asks again
+    moves = "\n".join(str(m) for m in range(9) for _ in range(2)) + "\n"
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    r = CliRunner().invoke(app, ["play", "--table", str(trained / "az" / "table.npz")], input=moves)
+    assert r.exit_code == 0, r.output
+    assert "alphazero" in r.output and any(w in r.output for w in ("win", "draw", "lose"))
+
+
+def test_a_tournament_takes_a_trained_table(trained: Path) -> None:
+    entrant = f"table:{trained / 'az' / 'table.npz'}"
+    cmd = ["tournament", "--game", "tictactoe", "--agents", entrant, "random", "--games", "4"]
+    one = invoke(*cmd, "--jobs", "1", "--json")
+    assert one.exit_code == 0, one.output
+    two = invoke(*cmd, "--jobs", "2", "--json")
+    assert two.exit_code == 0, two.output
+    standings = json.loads(one.stdout)
+    assert standings["agents"] == [entrant, "random"]
+    assert json.loads(two.stdout)["pairs"] == standings["pairs"]
+    bad = invoke("tournament", "--game", "tictactoe", "--agents", "table:nowhere.npz", "random")
+    assert bad.exit_code == 2 and "nowhere.npz" in bad.output and "Traceback" not in bad.output
+
+
+def test_the_browser_plays_against_a_trained_table(trained: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from purestate.web.app import create_app
+
+    client = TestClient(create_app(trained), base_url="http://127.0.0.1")
+    setup = {"game": "tictactoe", "opponent": "table:az/table.npz", "seat": 1}
+    view = client.post("/api/play", json=setup).json()
+    assert view["opponent"].startswith("alphazero") and len(view["moves"]) == 1, view

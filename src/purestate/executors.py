@@ -109,6 +109,18 @@ def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
     return [fn(item) for item in batch]
 
 
+THREADED = ("jax",)
+"""Libraries that start threads of their own when used: a process that has imported one is not
+forked (a fork copies a lock another thread holds, and the child may wait on it forever)."""
+
+
+def safe_start_method() -> str | None:
+    """How to start workers from this process: ``"spawn"`` once a library of ``THREADED`` is
+    imported (a table of ``alphazero`` was read, say), else the platform's default (a fork
+    on Linux, which shares this process's memos with the workers)."""
+    return "spawn" if any(name in sys.modules for name in THREADED) else None
+
+
 @frozen
 class LocalExecutor:
     """Runs calls on ``jobs`` local processes (in this process when ``jobs`` is 1).
@@ -117,7 +129,8 @@ class LocalExecutor:
         jobs: The number of worker processes.
         batch: Items per task sent to a worker (0 = ``batch_size``: about 16 tasks per worker,
             at most 16 items, so the progress bar moves and the workers stay balanced).
-        start_method: The multiprocessing start method (None = the platform's default).
+        start_method: The multiprocessing start method (None = ``safe_start_method()`` when the
+            workers start: the platform's default unless a threaded library is loaded).
     """
 
     jobs: int = 1
@@ -146,7 +159,7 @@ class LocalExecutor:
     @contextlib.contextmanager
     def _pool(self) -> Iterator[ProcessPoolExecutor]:
         """A pool of ``jobs`` worker processes that end with this process."""
-        context = multiprocessing.get_context(self.start_method)
+        context = multiprocessing.get_context(self.start_method or safe_start_method())
         # forked workers inherit this process's objects; freezing them keeps the workers' garbage
         # collector from walking (and copying on write) everything the parent holds
         gc.freeze()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.core.game import Game
 from purestate.core.hooks import check_game_of, greedy_of, supports_seat
@@ -371,3 +371,46 @@ def greedy_agent(agent: Any) -> Any:
     if isinstance(agent, Greedy) or not has_greedy(agent) or not agent.learns:
         return agent
     return Greedy(agent)
+
+
+@frozen(eq=False)
+class Trained:
+    """An agent that plays from a table it learned (a table file) instead of a fresh one: how a
+    round robin, which gives every entrant ``initial_table``, takes a trained learner.
+
+    Attributes:
+        agent: The agent that plays (a learner's ``Greedy`` to judge what it learned).
+        table: The table it plays from, whatever seat it has.
+        name: How reports name it (``table:PATH``, as the user gave it).
+    """
+
+    agent: Any
+    table: Any = field(repr=False)
+    name: str
+    learns = False
+
+    @property
+    def spec(self) -> str:
+        """The name reports give it."""
+        return self.name
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """The trained table."""
+        return self.table
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """The agent's move from ``table``."""
+        decision: Decision[Any] = self.agent.act(game, table, state, key)
+        return decision
+
+    def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
+        """The table as it was: a trained entrant plays, it does not learn."""
+        return table
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """The agent's refusal of a game, if it has one."""
+        check_game(self.agent, game)
+
+    def supports_seat(self, table: Any, seat: int) -> bool:
+        """The agent's answer for its table, or True if it does not say."""
+        return supports_seat(self.agent, table, seat)
