@@ -41,14 +41,12 @@ from purestate.core.keys import fold_in, key
 from purestate.core.learning import wilson
 from purestate.solve import solve
 from purestate.solve.analysis import analyze_table
-from purestate.solve.counts import reachable
 
 
 def optimal_share(game: Any, agent: AlphaZero, table: Net) -> tuple[int, int]:
     """(positions where the greedy move keeps the solver's value, positions), over every
-    non-terminal reachable position (``analyze_table``, the measure of ``purestate analyze``)."""
-    found = [s for s in reachable(game) if not game.is_over(s)]
-    judged = analyze_table(game, agent, table, solve(game), positions=found)
+    non-terminal reachable position (``analyze_table``, what ``purestate analyze`` shows)."""
+    judged = analyze_table(game, agent, table, solve(game))
     return judged.optimal, judged.positions
 
 

@@ -337,3 +337,7 @@ def test_a_saved_table_plays_from_the_commands(tmp_path: Path) -> None:
     assert judged.exit_code == 0, judged.output
     seats = json.loads(judged.stdout)
     assert seats["first"]["games"] == seats["second"]["games"] == 4
+    # analyze judges the greedy move in every position (a network covers them all)
+    judged = runner.invoke(app, ["analyze", "--table", str(out / "table.npz")])
+    assert judged.exit_code == 0, judged.output
+    assert "4520" in judged.output

@@ -212,7 +212,9 @@ class FusedSelfplay(Protocol):
 
         Called by ``Selfplay.play`` for a shared table instead of the generic fold; returns
         exactly the tables and episodes the fold (``core.learning.train`` with
-        ``shared=True``) gives for the same key, only faster.
+        ``shared=True``) gives for the same key, only faster. A learner that learns only in this
+        loop (``alphazero``, whose ``learn`` is the identity) returns instead what the loop
+        gives in one call, whatever stretches the games are played in.
         """
         ...
 

@@ -262,6 +262,14 @@ class AlphaZero:
             pending=Examples.empty(shape),
         )
 
+    def positions(self, game: Game[Any, Any], table: Any) -> list[Any]:
+        """Every non-terminal position reachable from the start: a network has a move for each,
+        so ``analyze`` judges them all (a game too large to enumerate is refused, ``TooLarge``).
+        """
+        from purestate.solve.counts import reachable
+
+        return [s for s in reachable(game) if not game.is_over(s)]
+
     # -- the table file (the ``ArrayTable`` hook) ---------------------------------------------
 
     table_format = "purestate.alphazero/1"
