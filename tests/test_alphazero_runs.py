@@ -189,3 +189,15 @@ def test_the_browser_plays_against_a_trained_table(trained: Path) -> None:
     setup = {"game": "tictactoe", "opponent": "table:az/table.npz", "seat": 1}
     view = client.post("/api/play", json=setup).json()
     assert view["opponent"].startswith("alphazero") and len(view["moves"]) == 1, view
+
+
+def test_evaluate_judges_a_trained_table_from_both_seats(trained: Path) -> None:
+    path = str(trained / "az" / "table.npz")
+    cmd = ["evaluate", "--table", path, "--opponent", "random", "--games", "3", "--json"]
+    r = invoke(*cmd, "--seed", "4")
+    assert r.exit_code == 0, r.output
+    seats = json.loads(r.stdout)
+    for seat in ("first", "second"):
+        s = seats[seat]
+        assert s["games"] == 3 and s["wins"] + s["draws"] + s["losses"] == 3
+    assert json.loads(invoke(*cmd, "--seed", "4").stdout) == seats
