@@ -13,7 +13,7 @@ from tests.moves import play_moves
 import purestate
 from purestate.agents.mcts import MCTS, Tree, best_child, unit_reward
 from purestate.agents.timing import with_clock
-from purestate.core import keys
+from purestate.core import history, keys
 from purestate.core.spec import SpecError
 
 TTT = purestate.make("tictactoe")
@@ -152,10 +152,10 @@ def test_decisive_playouts_run_the_games_decisive_kernel() -> None:
 
     class Counted(ConnectFour):
         def decisive_playout(
-            self, state: Any, key: keys.Key, anti: bool = False
+            self, state: Any, key: keys.Key, anti: bool = False, draws: keys.Draws = "counter"
         ) -> tuple[float, float]:
             calls.append(anti)
-            return super().decisive_playout(state, key, anti)
+            return super().decisive_playout(state, key, anti, draws)
 
     game = Counted()
     for playout, anti in (("auto", True), ("decisive", False), ("antidecisive", True)):
@@ -329,11 +329,12 @@ def test_classic_spec_spells_out_the_old_defaults() -> None:
     from purestate.core.registry import classic_spec
 
     old = classic_spec("mcts:simulations=300")
-    assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false"
+    assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false,draws=mersenne"
     a = purestate.agent(old)
     assert (a.c, a.playout, a.decisive, a.simulations) == (1.0, "random", False, 300)
+    assert a.draws == "mersenne"  # the playout kernels' draws before run format 3
     assert classic_spec("mcts:c=0.5,playout=decisive") == (
-        "mcts:c=0.5,playout=decisive,decisive=false"
+        "mcts:c=0.5,playout=decisive,decisive=false,draws=mersenne"
     )
     assert classic_spec("random") == "random"
 
@@ -356,7 +357,7 @@ def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: 
     assert selfplay("--opponent", then, "--games", "8", "--out", str(whole)).exit_code == 0
     assert selfplay("--opponent", then, "--games", "4", "--out", str(part)).exit_code == 0
     manifest = json.loads((part / "run.json").read_text())
-    assert manifest["format"] == "purestate.run/2"
+    assert manifest["format"] == f"purestate.run/{history.VERSION}"
     manifest.update(format="purestate.run/1", opponent=old_spec)
     del manifest["as_typed"]  # a run.json of format /1 held only the canonical specs
     (part / "run.json").write_text(json.dumps(manifest))
@@ -394,7 +395,7 @@ def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path:
         folder = tmp_path / opponent.partition(":")[0]
         assert sweep(opponent, "--out", str(folder)).exit_code == 0
         saved = json.loads((folder / "sweep.json").read_text())
-        assert saved.pop("format") == "purestate.sweep/2"
+        assert saved.pop("format") == f"purestate.sweep/{history.VERSION}"
         (folder / "sweep.json").write_text(json.dumps(saved))  # as written before issue 15
         folders[opponent] = folder
     refused = sweep(old_spec, "--resume", str(folders[old_spec]))

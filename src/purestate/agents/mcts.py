@@ -56,6 +56,7 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
+from purestate.core.batch import random_returns
 from purestate.core.game import Game, require_game
 from purestate.core.hooks import DecisivePlayoutFn, decisive_playout_of, playout_of
 from purestate.core.keys import Key
@@ -72,7 +73,8 @@ Evaluator = Callable[[Game[Any, Any], Sequence[Any], Sequence[Key]], Sequence[Ev
 The keys, one per state, let a stochastic evaluator (a rollout) draw from them; a network
 ignores them. It must give a state the same evaluation whatever else is in the batch."""
 
-PlayoutReturns = Callable[[Any, Key], tuple[float, ...]]
+PlayoutReturns = Callable[..., tuple[float, ...]]
+"""``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 
@@ -229,6 +231,9 @@ class MCTS:
             multiplies the priors on the search's [0, 1] rewards, the same ranking).
         noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
         alpha: The concentration α of that Dirichlet noise.
+        draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
+            same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
+            before format 3 drew, which ``core/history.py`` gives them).
     """
 
     simulations: int = field(default=1000)
@@ -244,6 +249,7 @@ class MCTS:
     c_puct: float = 1.25
     noise: float = 0.0
     alpha: float = 0.3
+    draws: keys.Draws = "counter"
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -559,19 +565,16 @@ def rollout_evaluator(
     return evaluate
 
 
-def random_playout(game: Game[Any, Any], state: Any, key: Key) -> tuple[float, ...]:
-    """The returns of the random game from ``state`` a ``playout(state, key)`` hook must play.
+def random_playout(
+    game: Game[Any, Any], state: Any, key: Key, draws: keys.Draws = "counter"
+) -> tuple[float, ...]:
+    """The returns of the random game from ``state`` a ``playout(state, key, draws)`` hook must
+    play (``core.batch.random_returns``): a game without the hook plays the same games, slower.
 
     Each ply plays ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of
-    ``keys.generator(key).random``: a game without the hook plays the same games, slower.
+    ``keys.draws(key, draws)``.
     """
-    rand = keys.generator(key).random
-    legal, step, is_over = game.legal, game.step, game.is_over
-    s = state
-    while not is_over(s):
-        ms = legal(s)
-        s = step(s, ms[int(rand() * len(ms))])
-    return game.returns(s)
+    return random_returns(game, state, key, draws)
 
 
 def playout_returns(
@@ -679,6 +682,7 @@ def _simulations(
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout)
+    draws = agent.draws
     eager = agent.decisive and solver
     anti = mode == "antidecisive"
     puct = agent.select == "puct"
@@ -753,9 +757,9 @@ def _simulations(
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
         if fast_random is not None:
-            return unit_reward(fast_random(s, fold_in(k_playout, i))[0])
+            return unit_reward(fast_random(s, fold_in(k_playout, i), draws)[0])
         if fast_decisive is not None:
-            return unit_reward(fast_decisive(s, fold_in(k_playout, i), anti)[0])
+            return unit_reward(fast_decisive(s, fold_in(k_playout, i), anti, draws)[0])
         if mode == "heavy":
             assert scorer is not None
             s = _heavy_playout(game, s, rand, scorer)

@@ -1,10 +1,11 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``,
-``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores,
-``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``,
-``SelfplayTables``, ``FusedSelfplay``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
+``BatchPlayouts``, ``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``,
+``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
+and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
+``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
+``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
 ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
@@ -24,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 if TYPE_CHECKING:
-    from purestate.core.agent import ArrayTable
     from purestate.core.game import Game
 
-PlayoutFn = Callable[[Any, int], tuple[float, float]]
+PlayoutFn = Callable[..., tuple[float, float]]
+"""``playout(state, key, draws="counter")``."""
+BatchPlayoutsFn = Callable[[Sequence[Any], Any], Any]
 ScoreFn = Callable[[Any], tuple[float, float]]
 UnscoredFn = Callable[[Any], Any]
 ObservationFn = Callable[[Any, int], Any]
@@ -56,6 +58,12 @@ def _method(x: Any, name: str) -> Any:
 def playout_of(game: Any) -> PlayoutFn | None:
     """The game's fast random game to the end (``Playout``), or None."""
     found: PlayoutFn | None = _method(game, "playout")
+    return found
+
+
+def batch_playouts_of(game: Any) -> BatchPlayoutsFn | None:
+    """The game's many random games in one call (``BatchPlayouts``), or None."""
+    found: BatchPlayoutsFn | None = _method(game, "playouts")
     return found
 
 
@@ -278,15 +286,17 @@ def positions_of(agent: Any) -> PositionsFn | None:
     return found
 
 
-def array_table_of(agent: Any) -> ArrayTable | None:
+def array_table_of(agent: Any) -> Any | None:
     """The agent itself if its tables are saved as arrays (``ArrayTable``: a ``table_format``
-    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none)."""
+    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none).
+
+    Typed ``Any``: ``core.agent`` (where ``ArrayTable`` is declared) imports this module, and a
+    circle through ``TYPE_CHECKING`` is still a circle; callers annotate the result."""
     if not isinstance(getattr(agent, "table_format", None), str):
         return None
     if _method(agent, "table_to_arrays") is None or _method(agent, "table_from_arrays") is None:
         return None
-    found: ArrayTable = agent
-    return found
+    return agent
 
 
 def from_params_of(cls: Any) -> FromParamsFn | None:
@@ -319,7 +329,8 @@ def to_array_of(solution: Any) -> Callable[[], Any] | None:
 # -- the decisive playout hook (declared at the end of core/game.py) ------------------------------
 
 
-DecisivePlayoutFn = Callable[[Any, int, bool], tuple[float, float]]
+DecisivePlayoutFn = Callable[..., tuple[float, float]]
+"""``decisive_playout(state, key, anti=False, draws="counter")``."""
 
 
 def decisive_playout_of(game: Any) -> DecisivePlayoutFn | None:
