@@ -189,7 +189,6 @@ class Selfplay:
             tables = stretch.tables
             played += len(stretch.episodes)
 
-
     def _in_jobs(
         self,
         spread: Jobs,
