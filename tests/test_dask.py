@@ -53,3 +53,20 @@ def test_tournament_on_dask_equals_one_job(scheduler: str) -> None:
     remote = runner.invoke(app, [*base, "--dask", scheduler])
     assert remote.exit_code == 0, remote.output
     assert json.loads(one.output) == json.loads(remote.output)
+
+
+def test_alphazero_selfplay_on_dask_writes_the_files_of_one_process(
+    tmp_path: Path, scheduler: str
+) -> None:
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    from tests.kills import files
+
+    tiny = "alphazero:simulations=4,games_per_iteration=4,steps=3,batch=8,width=8,depth=0"
+    base = ["selfplay", "--game", "tictactoe", "--agent", tiny, "--opponent", "self",
+            "--games", "6", "--checkpoint", "3", "--seed", "2"]  # fmt: skip
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    assert runner.invoke(app, [*base, "--out", str(local)]).exit_code == 0
+    r = runner.invoke(app, [*base, "--out", str(remote), "--dask", scheduler, "--jobs", "2"])
+    assert r.exit_code == 0, r.output
+    assert files(local) == files(remote)

@@ -18,6 +18,7 @@ commands in ``cli`` pick an executor and hand it the pure functions of ``experim
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -28,7 +29,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 
@@ -108,6 +109,18 @@ def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
     return [fn(item) for item in batch]
 
 
+THREADED = ("jax",)
+"""Libraries that start threads of their own when used: a process that has imported one is not
+forked (a fork copies a lock another thread holds, and the child may wait on it forever)."""
+
+
+def safe_start_method() -> str | None:
+    """How to start workers from this process: ``"spawn"`` once a library of ``THREADED`` is
+    imported (a table of ``alphazero`` was read, say), else the platform's default (a fork
+    on Linux, which shares this process's memos with the workers)."""
+    return "spawn" if any(name in sys.modules for name in THREADED) else None
+
+
 @frozen
 class LocalExecutor:
     """Runs calls on ``jobs`` local processes (in this process when ``jobs`` is 1).
@@ -116,7 +129,8 @@ class LocalExecutor:
         jobs: The number of worker processes.
         batch: Items per task sent to a worker (0 = ``batch_size``: about 16 tasks per worker,
             at most 16 items, so the progress bar moves and the workers stay balanced).
-        start_method: The multiprocessing start method (None = the platform's default).
+        start_method: The multiprocessing start method (None = ``safe_start_method()`` when the
+            workers start: the platform's default unless a threaded library is loaded).
     """
 
     jobs: int = 1
@@ -139,14 +153,16 @@ class LocalExecutor:
                 if progress is not None:
                     progress(i + 1, total)
             return out
-        size = self.batch or batch_size(total, self.jobs)
-        batches = [items[i : i + size] for i in range(0, total, size)]
-        results: list[list[R] | None] = [None] * len(batches)
-        context = multiprocessing.get_context(self.start_method)
+        with self._pool() as pool:
+            return _gather(pool, fn, items, self.batch or batch_size(total, self.jobs), progress)
+
+    @contextlib.contextmanager
+    def _pool(self) -> Iterator[ProcessPoolExecutor]:
+        """A pool of ``jobs`` worker processes that end with this process."""
+        context = multiprocessing.get_context(self.start_method or safe_start_method())
         # forked workers inherit this process's objects; freezing them keeps the workers' garbage
         # collector from walking (and copying on write) everything the parent holds
         gc.freeze()
-        done = 0
         owner = None if context.get_start_method() == "forkserver" else os.getpid()
         with ProcessPoolExecutor(
             max_workers=self.jobs,
@@ -154,18 +170,59 @@ class LocalExecutor:
             initializer=_die_with_owner,
             initargs=(owner,),
         ) as pool:
-            pending: dict[Future[list[R]], int] = {
-                pool.submit(_run_batch, fn, b): k for k, b in enumerate(batches)
-            }
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    k = pending.pop(fut)
-                    results[k] = fut.result()
-                    done += len(batches[k])
-                    if progress is not None:
-                        progress(done, total)
-        return [r for batch in results if batch is not None for r in batch]
+            yield pool
+
+    @contextlib.contextmanager
+    def kept(self) -> Iterator[Executor]:
+        """This executor with its workers started once and kept for every ``run`` in the block
+        (a run of many short parts, each a ``run`` call, pays for starting them once)."""
+        if self.jobs == 1:
+            yield self
+            return
+        with self._pool() as pool:
+            yield _Pooled(pool, self.jobs, self.batch)
+
+
+@frozen
+class _Pooled:
+    """``LocalExecutor.run`` on a pool that is already running (``LocalExecutor.kept``)."""
+
+    pool: ProcessPoolExecutor
+    jobs: int
+    batch: int
+
+    def run(
+        self, fn: Callable[[T], R], items: Sequence[T], progress: Progress | None = None
+    ) -> list[R]:
+        """``[fn(item) for item in items]``, on the pool's processes, in input order."""
+        size = self.batch or batch_size(len(items), self.jobs)
+        return _gather(self.pool, fn, items, size, progress)
+
+
+def _gather(
+    pool: ProcessPoolExecutor,
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    size: int,
+    progress: Progress | None,
+) -> list[R]:
+    """``[fn(item) for item in items]`` on ``pool``, ``size`` items a task, in input order."""
+    total = len(items)
+    batches = [items[i : i + size] for i in range(0, total, size)]
+    results: list[list[R] | None] = [None] * len(batches)
+    done = 0
+    pending: dict[Future[list[R]], int] = {
+        pool.submit(_run_batch, fn, b): k for k, b in enumerate(batches)
+    }
+    while pending:
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            k = pending.pop(fut)
+            results[k] = fut.result()
+            done += len(batches[k])
+            if progress is not None:
+                progress(done, total)
+    return [r for batch in results if batch is not None for r in batch]
 
 
 @frozen
@@ -227,12 +284,25 @@ def _distributed_comm() -> Any:
         raise SpecError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
 
 
-def executor(jobs: int = 1, dask: str | None = None) -> Executor:
-    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes.
+@contextlib.contextmanager
+def kept(ex: Executor) -> Iterator[Executor]:
+    """``ex`` with its workers kept up for every ``run`` in the block (``LocalExecutor.kept``);
+    a Dask cluster's workers are up already, so it is ``ex`` itself."""
+    if isinstance(ex, LocalExecutor):
+        with ex.kept() as pooled:
+            yield pooled
+        return
+    yield ex
+
+
+def executor(jobs: int = 1, dask: str | None = None, start_method: str | None = None) -> Executor:
+    """The executor asked for: Dask at ``dask`` if given, else ``jobs`` local processes, started
+    by ``start_method`` (None: the platform's default; ``"spawn"`` for work that runs threads in
+    this process before the workers start, as JAX does, which a fork would copy half-held).
 
     Raises:
         SpecError: Dask is not installed, or ``dask`` is not a scheduler address.
     """
     if dask:
         return DaskExecutor(dask)
-    return LocalExecutor(jobs)
+    return LocalExecutor(jobs, start_method=start_method)

@@ -143,14 +143,15 @@ def agents_command(
     names = registry.agents()
     if game is not None:
         g = registry.make_spec(game)
-        names = tuple(n for n in names if _plays(registry.agent(n), g))
+        names = tuple(n for n in names if _plays(n, g))
     _listing("agent", names, registry.agent_class, as_json, registry.agent_aliases())
 
 
-def _plays(agent: Any, game: Game[Any, Any]) -> bool:
-    """Whether ``agent``, with its default options, takes ``game`` (its ``check_game``)."""
+def _plays(name: str, game: Game[Any, Any]) -> bool:
+    """Whether agent ``name``, with its default options, takes ``game`` (its ``check_game``);
+    an agent whose optional extra is missing (``alphazero`` without JAX) plays nothing."""
     try:
-        check_game(agent, game)
+        check_game(registry.agent(name), game)
     except ValueError:  # SpecError and TooLarge: the agent's one-line refusal
         return False
     return True

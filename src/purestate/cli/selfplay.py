@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,17 +18,23 @@ from purestate.cli import app
 from purestate.cli.common import (
     MAX_GAMES,
     UserError,
+    agent_from,
     console,
     err_console,
     friendly,
     new_run_dir,
     print_json,
 )
-from purestate.cli.options import AsJson, Force, Out, Seed, games_option
+from purestate.cli.options import AsJson, Dask, Force, Jobs, Out, Seed, games_option
+from purestate.core.agent import check_game
 from purestate.core.history import upgrade
+from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
+from purestate.core.keys import key
 from purestate.core.learning import wilson
 from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
+from purestate.executors import Executor, executor, kept
+from purestate.experiments.references import default_references, reference_point
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
 from purestate.io.records import appending, record_line
@@ -50,14 +58,17 @@ from purestate.io.selfplay import (
     TABLE_FILES,
     check_records,
     check_run_format,
+    read_references,
     save_checkpoint,
     table_files,
     write_curve,
+    write_reference_curve,
     write_summary,
 )
 from purestate.io.selfplay import (
     manifest as run_manifest,
 )
+from purestate.io.solutions import load_or_solve
 from purestate.io.tables import load_table
 
 
@@ -68,7 +79,7 @@ class Seat(StrEnum):
     second = "second"
 
 
-_IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed")
+_IDENTITY = ("command", "game", "agent", "opponent", "seat", "seed", "references")
 """The manifest fields a resumed run must share with the command that continues it."""
 
 
@@ -116,6 +127,7 @@ class Restored:
     tables: tuple[Any, Any]
     records: tuple[dict[str, Any], ...]
     refused_at: int | None
+    references: tuple[dict[str, Any], ...] = ()
 
     @property
     def games(self) -> int:
@@ -189,7 +201,8 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
             tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games)
     records = cut_log(folder / "games.jsonl", games, run.seed)
     check_records(folder, run, records, ck.get(LOG_DIGEST))
-    return Restored((tables[0], tables[1]), tuple(records), refused_at)
+    points = read_references(folder, ck) or []
+    return Restored((tables[0], tables[1]), tuple(records), refused_at, tuple(points))
 
 
 def run_folder_of(resume: Path | None, out: Path | None, prefix: str) -> tuple[Path, Mode]:
@@ -220,7 +233,8 @@ def _saved_settings(folder: Path) -> dict[str, Any]:
     typed = saved.get("as_typed")
     if isinstance(typed, dict):  # absent from runs saved before it was kept
         saved = {**saved, **typed}
-    kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int}
+    kinds = {"game": str, "agent": str, "opponent": str, "seat": str, "seed": int,
+             "references": dict}  # fmt: skip
     found = {k: saved[k] for k, kind in kinds.items() if type(saved.get(k)) is kind}
     if found.get("seat") not in (None, *SEATS):
         del found["seat"]
@@ -274,6 +288,26 @@ def selfplay_command(
         typer.Option(min=0, max=MAX_GAMES, help="Save the tables every N games (0: at the end)."),
     ] = 0,
     plot: Annotated[bool, typer.Option(help="Write learning_curve.png.")] = True,
+    reference: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A fixed reference the greedy learner plays at the start, at each checkpoint "
+            "and at the end (repeat for more) [default with --reference-games: random, "
+            "mcts:simulations=100, and perfect where the game is solved]."
+        ),
+    ] = None,
+    reference_games: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_REFERENCE_GAMES,
+            help="Games against each reference at each point, seats alternating; writes "
+            "references.json and references.png [default with --reference: 20; none without "
+            "either; resumed: as saved].",
+        ),
+    ] = None,
+    jobs: Jobs = 1,
+    dask: Dask = None,
     as_json: AsJson = False,
 ) -> None:
     """Train a learner (MENACE by default) against an opponent.
@@ -305,9 +339,23 @@ def selfplay_command(
     )
     g = run.make_game()
     run.check(g)  # refuse a run that cannot be played before anything is written
+    if reference is not None or reference_games is not None:
+        specs = reference if reference else list(default_references(g))
+        settings["references"] = {"agents": specs, "games": reference_games or 20}
+    references = _references(settings.get("references"), g)
+    spread = selfplay_jobs_of(run.agents()[0]) if run.shared else None
+    if (jobs > 1 or dask) and spread is None:
+        raise UserError(
+            f"--jobs and --dask spread the self-play of a learner that plays in jobs (against "
+            f"'self'); {run.specs()[0]} against {run.specs()[1]} plays one game after another"
+        )
+    # spawned, not forked: a learner's own threads (JAX's) may already run in this process
+    ex = executor(jobs, dask, start_method="spawn") if spread is not None else None
     if more is not None and games is not None:
         raise UserError("--games is the run's total and --more plays past it: give one of them")
     manifest = run_manifest(run, g)
+    if references is not None:  # absent when off: the manifests of runs without stay as they were
+        manifest["references"] = {"agents": [s for s, _ in references[0]], "games": references[1]}
     with run_folder(folder, "force" if force else mode, RUN_FILES) as out_dir:
         restored = Restored(run.initial_tables(g), (), None)
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
@@ -348,16 +396,62 @@ def selfplay_command(
         if restored.refused_at is not None:
             total = start  # MENACE refused to play: the run ended there
         write_json(out_dir / "run.json", {**manifest, "games": total})
-        summary = _train(run, g, out_dir, restored, total, checkpoint, block, as_json, plot)
+        summary = _train(run, g, out_dir, restored, total, checkpoint, block, as_json, plot,
+                         Workers(ex, max(jobs, 1)), references)  # fmt: skip
     if as_json:
         print_json(summary)
         return
     _print_summary(summary)
 
 
+@frozen
+class Workers:
+    """Where a learner that plays in jobs plays them.
+
+    Attributes:
+        executor: The executor (None: in this process, one job a part).
+        jobs: How many jobs each part of an iteration is cut into.
+    """
+
+    executor: Executor | None = None
+    jobs: int = 1
+
+
+MAX_REFERENCE_GAMES = 10_000
+
+References = tuple[list[tuple[str, Any]], int]
+"""The references a run's learner is measured against, (spec, agent) each, and the games
+against each at every point."""
+
+
+def _references(saved: Any, game: Any) -> References | None:
+    """The references of ``saved`` settings (``{"agents": [...], "games": M}``, as run.json
+    keeps them), built; None for a run without.
+
+    Raises:
+        UserError: a reference that is not an agent, or a count out of range (one line).
+    """
+    if saved is None:
+        return None
+    specs, games = saved.get("agents"), saved.get("games")
+    if not isinstance(specs, list) or not specs or not all(isinstance(x, str) for x in specs):
+        raise UserError(f"references {specs!r}: not a list of agent specs")
+    if type(games) is not int or not 1 <= games <= MAX_REFERENCE_GAMES:
+        raise UserError(f"--reference-games {games!r}: not from 1 to {MAX_REFERENCE_GAMES:,}")
+    built = []
+    for spec in specs:
+        a = agent_from(spec)
+        if a.learns:
+            raise UserError(f"--reference {spec}: a reference must not learn (it plays fresh)")
+        check_game(a, game)
+        built.append((a.spec, a))
+    return built, games
+
+
 def _train(
     run: Selfplay, g: Any, out_dir: Path, restored: Restored, total: int, checkpoint: int,
-    block: int, as_json: bool, plot: bool = True,
+    block: int, as_json: bool, plot: bool = True, workers: Workers = Workers(),
+    references: References | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play the run from its checkpoint to ``total`` games, logging and checkpointing; write the
     summary and the learning curve for the whole run, and return the summary."""
@@ -372,16 +466,43 @@ def _train(
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("W {task.fields[w]} D {task.fields[d]} L {task.fields[l]}"),
+        TextColumn("{task.fields[search]}"),
         TimeRemainingColumn(),
         console=err_console,
         disable=as_json,
     )
     w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
-    with appending(out_dir) as log, progress:
-        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses)
-        for stretch in run.stretches(g, tables, start, total - start, checkpoint):
+    speed = SearchSpeed(simulations_of(run.agents()[0]))
+    learner = run.agents()[0]
+
+    def measured(points: list[dict[str, Any]] | None, tables: Any, played: int) -> Any:
+        """``points`` with the learner measured after ``played`` games (once), or None."""
+        if references is None or points is None:
+            return None
+        if points and points[-1]["games"] == played:
+            return points
+        point = reference_point(g, learner, tables[run.seat], references[0], references[1],
+                                key(run.seed), played)  # fmt: skip
+        return [*points, point]
+
+    if references is not None and any(s == "perfect" for s, _ in references[0]):
+        load_or_solve(g)  # the disk cache of the solution, when there is one
+    # a point at the start, before any training, then one at each checkpoint and at the end
+    points = None if references is None else list(restored.references)
+    if start == 0:
+        points = measured(points, tables, 0)
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(appending(out_dir))
+        stack.enter_context(progress)
+        ex = None if workers.executor is None else stack.enter_context(kept(workers.executor))
+        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses,
+                                 search="")  # fmt: skip
+        stretches = run.stretches(g, tables, start, total - start, checkpoint,
+                                  None if ex is None else ex.run, workers.jobs)  # fmt: skip
+        for stretch in stretches:
             tables = stretch.tables
+            search = speed.after(stretch, tables[run.seat]) if run.shared else ""
             for i, ep in enumerate(stretch.episodes):
                 o = ep.outcome(me)
                 outcomes.append(o)
@@ -389,18 +510,48 @@ def _train(
                 resigned += ep.resigned == me
                 log.write(record_line(game_record(played + i, run, ep)))
             played += len(stretch.episodes)
-            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses)
+            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses,
+                            search=search)  # fmt: skip
             if stretch.refused:
                 first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
             elif checkpoint and played % checkpoint == 0 and played < total:
                 sync(log)
-                save_checkpoint(out_dir, run, g, tables, played, None)
-    save_checkpoint(out_dir, run, g, tables, played, first_refusal)
+                points = measured(points, tables, played)
+                save_checkpoint(out_dir, run, g, tables, played, None, points)
+    points = measured(points, tables, played)
+    save_checkpoint(out_dir, run, g, tables, played, first_refusal, points)
     summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
     if plot:
         write_curve(out_dir, run, summary, outcomes)
+    if plot and points:
+        write_reference_curve(out_dir, run, g, points)
+    if points:
+        return {**summary, "references": points[-1], "out": str(out_dir)}
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
+
+
+class SearchSpeed:
+    """The progress bar's figures of a learner that searches while it learns: the positions
+    searched, the last training's loss and simulations per second (each simulation evaluates
+    at most one new leaf, with the network for ``alphazero``)."""
+
+    def __init__(self, simulations: int | None) -> None:
+        self.simulations = simulations
+        self.positions = 0
+        self.started = time.monotonic()
+
+    def after(self, stretch: Any, table: Any) -> str:
+        """The figures after ``stretch``, with the learner's ``table`` after it."""
+        self.positions += sum(len(ep.moves) for ep in stretch.episodes)
+        parts = [f"positions {self.positions:,}"]
+        loss = last_loss_of(table)
+        if loss is not None:
+            parts.append(f"loss {loss:.3f}")
+        seconds = time.monotonic() - self.started
+        if self.simulations and seconds > 0:
+            parts.append(f"{self.positions * self.simulations / seconds:,.0f} sims/s")
+        return "  ".join(parts)
 
 
 # At most this many block rows are printed, so the table fits a screen; summary.json has them all.
@@ -468,4 +619,12 @@ def _print_summary(summary: dict[str, Any]) -> None:
         )
     elif summary["resigned"]:
         console.print(f"resigned (empty box): {summary['resigned']} games")
+    if "references" in summary:
+        point = summary["references"]
+        for r in point["references"]:
+            console.print(
+                f"after {point['games']:,} games, greedy against {r['reference']}: score "
+                f"{r['score']:.1%} [{r['low']:.1%}, {r['high']:.1%}] over {r['games']} games "
+                f"(W {r['wins']} D {r['draws']} L {r['losses']})"
+            )
     console.print(f"results in {summary['out']}/")

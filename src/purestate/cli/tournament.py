@@ -21,9 +21,11 @@ from purestate.cli.common import (
     friendly,
     game_from,
     print_json,
+    table_from,
 )
 from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
-from purestate.core.agent import check_game, greedy_agent
+from purestate.core.agent import Trained, check_game, greedy_agent
+from purestate.core.hooks import supports_seat
 from purestate.core.record import Record, game_spec
 from purestate.executors import Executor, executor
 from purestate.experiments.tournament import (
@@ -81,6 +83,9 @@ def tournament_command(
 ) -> None:
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
+    An entrant is an agent spec or table:PATH, the learner that saved the table file at PATH
+    (table.json, table.npz) playing from it.
+
     The results depend only on the agents, the game, --games and --seed: --jobs changes the speed,
     not the games. Learning agents play greedily (from fresh tables) unless --explore. Example:
     purestate tournament --game tictactoe --agents random mcts alphabeta --games 20 --seed 1
@@ -106,7 +111,7 @@ def tournament_command(
             f"a tournament plays at most {MAX_TOURNAMENT_GAMES:,}"
         )
     the_game = game_from(game)
-    entrants = [agent_from(s) if explore else greedy_agent(agent_from(s)) for s in specs]
+    entrants = [_entrant(s, the_game, explore) for s in specs]
     for a in entrants:  # refused before the seed line and the workers (schedule checks too)
         check_game(a, the_game)
     names = [a.spec for a in entrants]
@@ -129,6 +134,27 @@ def tournament_command(
         print_json(summary)
         return
     _show(summary)
+
+
+TRAINED = "table:"
+"""How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``)."""
+
+
+def _entrant(spec: str, game: Any, explore: bool) -> Any:
+    """The agent an entrant's text names: an agent spec (from a fresh table), or ``table:PATH``,
+    the learner that saved the table file at PATH playing from it; greedy unless ``explore``.
+
+    Raises:
+        UserError: a table that plays only one seat (a round robin alternates them).
+    """
+    if not spec.startswith(TRAINED):
+        return agent_from(spec) if explore else greedy_agent(agent_from(spec))
+    path = Path(spec.removeprefix(TRAINED))
+    learner, loaded = table_from(path, game, None)
+    entrant = Trained(learner if explore else greedy_agent(learner), loaded.table, spec)
+    if not all(supports_seat(entrant, loaded.table, seat) for seat in (0, 1)):
+        raise UserError(f"{spec}: a table for one seat; a tournament alternates the seats")
+    return entrant
 
 
 def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex: Executor,

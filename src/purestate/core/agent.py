@@ -19,9 +19,10 @@ looked up through ``purestate.core.hooks``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
-from attrs import frozen
+from attrs import field, frozen
 
 from purestate.core.game import Game
 from purestate.core.hooks import check_game_of, greedy_of, supports_seat
@@ -211,7 +212,9 @@ class FusedSelfplay(Protocol):
 
         Called by ``Selfplay.play`` for a shared table instead of the generic fold; returns
         exactly the tables and episodes the fold (``core.learning.train`` with
-        ``shared=True``) gives for the same key, only faster.
+        ``shared=True``) gives for the same key, only faster. A learner that learns only in this
+        loop (``alphazero``, whose ``learn`` is the identity) returns instead what the loop
+        gives in one call, whatever stretches the games are played in.
         """
         ...
 
@@ -242,6 +245,57 @@ class FusedTraining(Protocol):
         first box): the run ends there.
         """
         ...
+
+
+class SelfplayJobs(Protocol):
+    """A learner whose self-play can be spread over workers (``alphazero``): it plays its games in
+    parts (an iteration's games, all with the same table) that split into jobs, and folds the
+    jobs' results back into the table in order.
+
+    Found through ``purestate.core.hooks.selfplay_jobs_of``, which also needs a module-level
+    ``play_job(job)`` in the module that defines the agent's class (a function an executor can
+    send to a worker by name). For a shared table, ``Selfplay.stretches`` plays
+    ``with_network`` once, then for each range of ``iterations``: ``jobs``, ``play_job`` of each
+    job (anywhere, in any order), ``absorb`` of the results in the jobs' order. The promise: the
+    table and the games are those of ``selfplay_games`` for the same key, whatever the number of
+    jobs and wherever they run. Each job's result has ``episodes``, its games in order.
+    """
+
+    def iterations(self, start: int, games: int) -> list[range]:
+        """Games ``start`` .. ``start + games - 1`` cut into the ranges played with one table."""
+        ...
+
+    def with_network(self, game: Game[Any, Any], table: Any, key: Key) -> Any:
+        """``table`` ready to play (a fresh one gets what it draws from the run's ``key``)."""
+        ...
+
+    def jobs(
+        self, game: Game[Any, Any], table: Any, key: Key, part: Sequence[int], count: int
+    ) -> list[Any]:
+        """The games ``part`` (one range of ``iterations``) as at most ``count`` jobs: values
+        that pickle."""
+        ...
+
+    def absorb(self, game: Game[Any, Any], table: Any, played: Sequence[Any], key: Key) -> Any:
+        """``table`` after the results of ``play_job`` for its next games, in order."""
+        ...
+
+
+class Searches(Protocol):
+    """An agent that searches a fixed number of simulations per move (``mcts``, ``alphazero``)."""
+
+    simulations: int
+    """Simulations per move (0: it searches by time instead); read by progress bars."""
+
+
+class ReportsLoss(Protocol):
+    """A table that keeps the mean losses of its last training (``alphazero``'s ``Net``)."""
+
+    iterations: int
+    """Training iterations done (the loss means nothing before the first)."""
+
+    losses: Any
+    """The last training's mean losses, with a ``total`` (a float)."""
 
 
 class CoversPositions(Protocol):
@@ -347,3 +401,46 @@ def greedy_agent(agent: Any) -> Any:
     if isinstance(agent, Greedy) or not has_greedy(agent) or not agent.learns:
         return agent
     return Greedy(agent)
+
+
+@frozen(eq=False)
+class Trained:
+    """An agent that plays from a table it learned (a table file) instead of a fresh one: how a
+    round robin, which gives every entrant ``initial_table``, takes a trained learner.
+
+    Attributes:
+        agent: The agent that plays (a learner's ``Greedy`` to judge what it learned).
+        table: The table it plays from, whatever seat it has.
+        name: How reports name it (``table:PATH``, as the user gave it).
+    """
+
+    agent: Any
+    table: Any = field(repr=False)
+    name: str
+    learns = False
+
+    @property
+    def spec(self) -> str:
+        """The name reports give it."""
+        return self.name
+
+    def initial_table(self, game: Game[Any, Any], seat: int) -> Any:
+        """The trained table."""
+        return self.table
+
+    def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
+        """The agent's move from ``table``."""
+        decision: Decision[Any] = self.agent.act(game, table, state, key)
+        return decision
+
+    def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
+        """The table as it was: a trained entrant plays, it does not learn."""
+        return table
+
+    def check_game(self, game: Game[Any, Any]) -> None:
+        """The agent's refusal of a game, if it has one."""
+        check_game(self.agent, game)
+
+    def supports_seat(self, table: Any, seat: int) -> bool:
+        """The agent's answer for its table, or True if it does not say."""
+        return supports_seat(self.agent, table, seat)

@@ -5,8 +5,8 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
 and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
-``FusedTraining``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent``
-(``core/agent.py``);
+``FusedTraining``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``, ``CoversPositions``,
+``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -18,8 +18,11 @@ object has none, so a caller writes its fallback once: ``fast = playout_of(game)
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
 
 if TYPE_CHECKING:
     from purestate.core.game import Game
@@ -88,6 +91,26 @@ def num_move_ids_of(game: Any) -> int | None:
     """The number of move ids the game declares (``NumberedMoves``), or None."""
     found = getattr(game, "num_move_ids", None)
     return found if type(found) is int else None
+
+
+def move_id_count(game: Any) -> int:
+    """How many move ids ``game`` needs: its ``num_move_ids`` (``NumberedMoves``), else one more
+    than the largest move of the start position, as on every board of the registered games (each
+    empty square, each line, each direction). What the bridges size action spaces by and
+    ``alphazero`` sizes its policy by.
+
+    Raises:
+        SpecError: if the start's moves are not non-negative ints.
+    """
+    from purestate.core.spec import SpecError
+
+    known = num_move_ids_of(game)
+    if known is not None:
+        return known
+    start = game.legal(game.initial())
+    if not start or not all(type(m) is int and m >= 0 for m in start):
+        raise SpecError(f"{game.spec.name}: its moves are not action ids (ints from 0)")
+    return int(max(start)) + 1
 
 
 def render_labels_of(game: Any) -> RenderLabelsFn | None:
@@ -215,6 +238,54 @@ def train_games_of(agent: Any) -> TrainGamesFn | None:
     None."""
     found: TrainGamesFn | None = _method(agent, "train_games")
     return found
+
+
+@frozen
+class Jobs:
+    """A learner's ``SelfplayJobs`` hook: its methods and the module-level ``play_job``.
+
+    Attributes:
+        iterations: ``iterations(start, games)``: the ranges played with one table.
+        with_network: ``with_network(game, table, key)``: the table ready to play.
+        jobs: ``jobs(game, table, key, part, count)``: a range's games as jobs.
+        play_job: ``play_job(job)``: a job's games, played (module-level: it pickles by name).
+        absorb: ``absorb(game, table, played, key)``: the table after the results, in order.
+    """
+
+    iterations: Callable[[int, int], list[range]]
+    with_network: Callable[..., Any]
+    jobs: Callable[..., list[Any]]
+    play_job: Callable[[Any], Any]
+    absorb: Callable[..., Any]
+
+
+def selfplay_jobs_of(agent: Any) -> Jobs | None:
+    """The learner's self-play in jobs for workers (``SelfplayJobs``), or None."""
+    names = ("iterations", "with_network", "jobs", "absorb")
+    found = [_method(agent, n) for n in names]
+    if any(f is None for f in found):
+        return None
+    module = importlib.import_module(type(agent).__module__)
+    play = _method(module, "play_job")
+    if play is None:
+        return None
+    return Jobs(found[0], found[1], found[2], play, found[3])
+
+
+def simulations_of(agent: Any) -> int | None:
+    """The simulations a searching agent runs per move (``Searches``), or None: it does not say,
+    or searches by time."""
+    found = getattr(agent, "simulations", None)
+    return found if type(found) is int and found > 0 else None
+
+
+def last_loss_of(table: Any) -> float | None:
+    """The mean loss of the table's last training (``ReportsLoss``), or None: it reports none, or
+    has not trained yet."""
+    if type(getattr(table, "iterations", None)) is not int or table.iterations < 1:
+        return None
+    total = getattr(getattr(table, "losses", None), "total", None)
+    return float(total) if isinstance(total, float | int) else None
 
 
 def positions_of(agent: Any) -> PositionsFn | None:

@@ -47,6 +47,7 @@ _AGENTS: dict[str, str] = {
     "qlearning": "purestate.agents.td:QLearning",
     "qlearning_notebook": "purestate.agents.td:QLearningNotebook",
     "sarsa": "purestate.agents.td:Sarsa",
+    "alphazero": "purestate.agents.alphazero:AlphaZero",
     "tron_random": "purestate.agents.tron_bots:TronRandom",
     "tron_wall": "purestate.agents.tron_bots:TronWall",
     "tron_greedy": "purestate.agents.tron_bots:TronGreedy",

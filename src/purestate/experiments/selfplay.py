@@ -9,8 +9,8 @@ figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead ch
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import islice
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice, pairwise
 from typing import Any
 
 from attrs import frozen
@@ -18,7 +18,14 @@ from attrs import frozen
 from purestate.core.agent import Agent, check_game
 from purestate.core.episode import Episode
 from purestate.core.game import Game
-from purestate.core.hooks import TrainGamesFn, selfplay_games_of, selfplay_tables, train_games_of
+from purestate.core.hooks import (
+    Jobs,
+    TrainGamesFn,
+    selfplay_games_of,
+    selfplay_jobs_of,
+    selfplay_tables,
+    train_games_of,
+)
 from purestate.core.keys import key
 from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
 from purestate.core.memo import memo
@@ -176,12 +183,24 @@ class Selfplay:
         start: int,
         games: int,
         checkpoint: int = 0,
+        run_jobs: RunJobs | None = None,
+        workers: int = 1,
     ) -> Iterator[Stretch]:
         """Games ``start`` .. ``start + games - 1`` in stretches, for a shell that reports progress
         and saves checkpoints: one game each through the generic fold (a slow run shows every
         game), up to ``FUSED_STRETCH`` games each through a fused loop, never across a multiple of
         ``checkpoint`` games (counted from the run's first game, so a resumed run checkpoints
-        where an uninterrupted one does). Ends early after a refused game."""
+        where an uninterrupted one does). Ends early after a refused game.
+
+        A learner that plays itself in jobs (``SelfplayJobs``: ``alphazero``) plays a stretch per
+        part of an iteration, its games cut into ``workers`` jobs that ``run_jobs(play_job,
+        jobs)`` plays (an executor's ``run``, which the shell passes; in turn here without one):
+        the same stretches whatever ``workers`` and ``run_jobs`` are."""
+        spread = selfplay_jobs_of(self.agents()[0]) if self.shared else None
+        if spread is not None:
+            yield from self._in_jobs(spread, game, tables[0], start, games, checkpoint,
+                                     run_jobs or _in_turn, workers)  # fmt: skip
+            return
         if not self.fused:
             yield from self._one_by_one(game, tables, start, games)
             return
@@ -196,6 +215,45 @@ class Selfplay:
                 return
             tables = stretch.tables
             played += len(stretch.episodes)
+
+    def _in_jobs(
+        self,
+        spread: Jobs,
+        game: Game[Any, Any],
+        table: Any,
+        start: int,
+        games: int,
+        checkpoint: int,
+        run_jobs: RunJobs,
+        workers: int,
+    ) -> Iterator[Stretch]:
+        """``stretches`` of a learner with ``SelfplayJobs``: a stretch per range of its
+        ``iterations``, cut again at multiples of ``checkpoint``."""
+        k = key(self.seed)
+        table = spread.with_network(game, table, k)
+        for part in spread.iterations(start, games):
+            for piece in cut(part, checkpoint):
+                played = run_jobs(spread.play_job, spread.jobs(game, table, k, piece, workers))
+                table = spread.absorb(game, table, played, k)
+                episodes = tuple(ep for p in played for ep in p.episodes)
+                yield Stretch(piece.start, episodes, (table, table), False)
+
+
+RunJobs = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
+"""How the shell plays a list of jobs: ``run(fn, jobs) == [fn(j) for j in jobs]`` (an
+executor's ``run``), wherever it likes."""
+
+
+def _in_turn(fn: Callable[[Any], Any], jobs: Sequence[Any]) -> list[Any]:
+    return [fn(j) for j in jobs]
+
+
+def cut(part: range, every: int) -> list[range]:
+    """``part`` cut after each multiple of ``every`` games (0: not cut)."""
+    if not every:
+        return [part]
+    bounds = [part.start, *(g for g in part[1:] if g % every == 0), part.stop]
+    return [range(a, b) for a, b in pairwise(bounds) if b > a]
 
 
 FUSED_STRETCH = 5000

@@ -13,7 +13,7 @@ import importlib
 from typing import Any
 
 from purestate.core.game import Game, NotAGame
-from purestate.core.hooks import num_move_ids_of
+from purestate.core.hooks import move_id_count
 from purestate.core.record import game_spec
 from purestate.core.spec import SpecError
 
@@ -60,13 +60,7 @@ def num_move_ids(game: Game[Any, Any]) -> int:
     Raises:
         SpecError: if the start's moves are not non-negative ints.
     """
-    known = num_move_ids_of(game)
-    if known is not None:
-        return known
-    start = game.legal(game.initial())
-    if not start or not all(type(m) is int and m >= 0 for m in start):
-        raise SpecError(f"{game.spec.name}: its moves are not action ids (ints from 0)")
-    return int(max(start)) + 1
+    return move_id_count(game)
 
 
 def check_move_id(game: Game[Any, Any], move: Any, n: int) -> int:

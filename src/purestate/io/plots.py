@@ -225,6 +225,37 @@ def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> 
     _save(fig, path, tight=False)
 
 
+def reference_curve(path: Path, points: Sequence[dict[str, Any]], title: str) -> None:
+    """Write the learner's curve against fixed references as a PNG: per reference, its score
+    ((wins + draws / 2) / games, greedy play, seats alternating) at each point of the run, with
+    the score's Wilson 95% band.
+
+    Args:
+        path: The PNG file to write.
+        points: ``experiments.references.reference_point``'s points, in order of games.
+        title: The figure title (``curve_title``).
+    """
+    fig, ax = pyplot().subplots(figsize=(8, 4.8))
+    specs = [r["reference"] for r in points[0]["references"]] if points else []
+    for n, spec in enumerate(specs):
+        xs = [p["games"] for p in points]
+        rows = [p["references"][n] for p in points]
+        (line,) = ax.plot(xs, [r["score"] for r in rows], marker="o", markersize=3,
+                          label=f"against {spec}")  # fmt: skip
+        ax.fill_between(xs, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.2,
+                        color=line.get_color())  # fmt: skip
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("training games played")
+    ax.set_ylabel("score (wins + draws / 2), greedy play")
+    ax.grid(alpha=0.3)
+    ax.set_title(title, fontsize=9)
+    _legend_below(ax)
+    each = points[0]["references"][0]["games"] if specs else 0
+    fig.text(0.01, 0.005, f"each point: {each} games against each reference, seats alternating; "
+             "bands: Wilson 95% intervals", fontsize=7, color="dimgray")  # fmt: skip
+    _save(fig, path)
+
+
 def _save(fig: Any, path: Path, tight: bool = True) -> None:
     if tight:
         fig.tight_layout()
@@ -246,6 +277,7 @@ __all__: Any = [
     "game_spec_text",
     "learning_curve",
     "mean_curves",
+    "reference_curve",
     "sweep_title",
     "wrap_spec",
 ]

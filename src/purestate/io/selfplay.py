@@ -21,7 +21,7 @@ from purestate.core.spec import SpecError, format_spec
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.io import plots
 from purestate.io.array_tables import SUFFIX
-from purestate.io.files import open_own_file, write_json
+from purestate.io.files import json_text, open_own_file, read_json, write_json
 from purestate.io.records import GAMES_FILE
 from purestate.io.runs import RunFolderError, commit, log_digest
 from purestate.io.solutions import load_or_solve
@@ -38,6 +38,12 @@ TABLE_FILES = tuple(f"{stem}{end}" for stem in TABLE_STEMS for end in (".json", 
 """Every name a run's table file may have: a JSON table's, or an array table's
 (``io.tables.table_suffix``)."""
 
+REFERENCES_FILE = "references.json"
+"""The learner's points against fixed references (``selfplay --reference-games``), committed with
+each checkpoint."""
+
+REFERENCES_PICTURE = "references.png"
+
 RUN_FILES = (
     "run.json",
     "checkpoint.json",
@@ -45,6 +51,8 @@ RUN_FILES = (
     "games.jsonl",
     "summary.json",
     "learning_curve.png",
+    REFERENCES_FILE,
+    REFERENCES_PICTURE,
 )
 """What a selfplay run folder holds (``--force`` removes exactly these)."""
 
@@ -91,9 +99,10 @@ def manifest(run: Selfplay, game: Any) -> dict[str, Any]:
 
 def save_checkpoint(
     folder: Path, run: Selfplay, game: Any, tables: tuple[Any, Any], games: int,
-    refused_at: int | None,
+    refused_at: int | None, references: Sequence[dict[str, Any]] | None = None,
 ) -> None:  # fmt: skip
-    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``).
+    """Commit both seats' tables and the game count as one checkpoint (see ``io.runs.commit``),
+    with the points against the references so far when the run takes them.
 
     The checkpoint also holds the digest of the first ``games`` lines of games.jsonl (which must
     be logged, and synced, before): a resumed run refuses a log edited since.
@@ -106,8 +115,36 @@ def save_checkpoint(
         data = table_bytes(game, a, tables[seat], seat, games)
         check_table_size(folder / name, data)
         files[name] = data
+    if references is not None:
+        points = {"format": REFERENCES_FORMAT, "points": list(references)}
+        files[REFERENCES_FILE] = json_text(points).encode("utf-8")
     log = log_digest(folder / GAMES_FILE, games)
     commit(folder, files, {"games": games, "refused_at": refused_at, LOG_DIGEST: log})
+
+
+REFERENCES_FORMAT = "purestate.references/1"
+
+
+def read_references(folder: Path, checkpoint: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The points against the references committed with ``checkpoint`` (``io.runs.recover``'s),
+    or None when it has none.
+
+    Raises:
+        RunFolderError: a file that is not a list of points (one line).
+    """
+    if REFERENCES_FILE not in checkpoint.get("files", {}):
+        return None
+    path = folder / REFERENCES_FILE
+    data = read_json(path, follow=False)
+    points = data.get("points") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != REFERENCES_FORMAT
+        or not isinstance(points, list)
+        or not all(isinstance(p, dict) and type(p.get("games")) is int for p in points)
+    ):
+        raise RunFolderError(f"{path}: not a list of points against references")
+    return points
 
 
 LOG_DIGEST = "log_sha256"
@@ -203,6 +240,21 @@ def write_curve(
         ),
         beads=run.agent.partition(":")[0] == "menace",
     )
+
+
+def write_reference_curve(
+    out_dir: Path, run: Selfplay, game: Any, points: Sequence[dict[str, Any]]
+) -> None:
+    """Write ``references.png``, the learner's points against the references, in ``out_dir``."""
+    learner, _ = run.agents()
+    title = plots.curve_title(
+        plots.full_spec(run.agent.partition(":")[0], learner),
+        SEATS[run.seat],
+        "fixed references (greedy play, seats alternating)",
+        plots.game_spec_text(game),
+        run.seed,
+    )
+    plots.reference_curve(out_dir / REFERENCES_PICTURE, points, title)
 
 
 def _solvable(g: Any) -> bool:

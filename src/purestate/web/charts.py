@@ -276,6 +276,35 @@ def optimal_svg(points: Sequence[Mapping[str, Any]], block: int, games: int) -> 
     return "".join(parts)
 
 
+def references_svg(points: Sequence[Mapping[str, Any]]) -> str:
+    """The learner's score against each fixed reference ((wins + draws / 2) / games, greedy,
+    seats alternating) at each point of the run, with its Wilson 95% band (``points``:
+    ``references.json``'s, as ``web.runs.reference_points`` checks them)."""
+    width, height = 720, 260
+    specs = [r["reference"] for r in points[0]["references"]]
+    xs = tuple(int(p["games"]) for p in points)
+    series = []
+    for n, spec in enumerate(specs):
+        rows = [p["references"][n] for p in points]
+        tips = tuple(
+            f"after {x:,} games, against {spec}: {r['score']:.0%} "
+            f"(W {r['wins']} D {r['draws']} L {r['losses']}; 95% {r['low']:.0%}-{r['high']:.0%})"
+            for x, r in zip(xs, rows, strict=True)
+        )
+        series.append(Series(spec, PALETTE[n % len(PALETTE)], xs,
+                             tuple(r["score"] for r in rows), tuple(r["low"] for r in rows),
+                             tuple(r["high"] for r in rows), tips))  # fmt: skip
+    parts = _open(width, height)
+    box = (M_LEFT, M_TOP, width - M_LEFT - M_RIGHT, height - M_TOP - M_BOTTOM)
+    each = points[0]["references"][0]["games"] if specs else 0
+    rate_panel(parts, box, series, max(xs[-1], 1),
+               f"training games played (each point: {each} games a reference, seats alternating)",
+               "score, greedy play")  # fmt: skip
+    _legend(parts, M_LEFT, M_TOP - 8, series)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def cumulative_svg(curve: Sequence[int]) -> str:
     """Scroggs' cumulative 3W + D - L after each game, thinned to about ``MAX_POINTS`` points."""
     if not curve:

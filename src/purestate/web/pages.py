@@ -9,7 +9,13 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from purestate.web.charts import cumulative_svg, learning_svg, optimal_svg, sweep_svg
+from purestate.web.charts import (
+    cumulative_svg,
+    learning_svg,
+    optimal_svg,
+    references_svg,
+    sweep_svg,
+)
 
 
 def run_href(name: str) -> str:
@@ -344,6 +350,13 @@ def run_page(view: dict[str, Any], travel: bool = False) -> str:
             )
             + cumulative_svg(view["curve"])
         )
+        if view.get("references"):
+            parts.append(
+                "<h2>Against fixed references</h2>"
+                "<p>The learner's greedy play against agents that do not learn, at the start, "
+                "at each checkpoint and at the end (<code>references.json</code>).</p>"
+                + references_svg(view["references"])
+            )
     if travel:
         parts.append(
             '<h2>Time travel</h2><div class="travel">'

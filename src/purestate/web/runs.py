@@ -30,6 +30,7 @@ from purestate.experiments.selfplay import Selfplay
 from purestate.experiments.sweep import run_name
 from purestate.io.files import FileFormatError, read_json
 from purestate.io.records import GAMES_FILE, log_lines, read_records
+from purestate.io.selfplay import REFERENCES_FILE
 from purestate.web.errors import NotFound, WebError
 
 MAX_NAME = 400
@@ -399,11 +400,50 @@ def _facts(folder: Path) -> dict[str, Any]:
         facts["block"] = block
         facts["blocks"] = [rates(t) for t in blocks(outcomes, block)] if outcomes else []
         facts["optimal"] = optimal_moves(summaries.get("summary.json"), len(outcomes))
+        facts["references"] = reference_points(folder)
     elif kind == "tournament":
         facts["standings"] = standings(summaries.get("standings.json"))
     elif records:
         facts["results"] = results(records)
     return facts
+
+
+def reference_points(folder: Path) -> list[dict[str, Any]] | None:
+    """The learner's points against fixed references (``references.json``, which ``selfplay
+    --reference-games`` writes): per point the games trained and per reference its spec, games,
+    wins, draws, losses, score and the score's Wilson interval; None when the run has none or the
+    file does not hold them in that form (a run folder may come from anyone)."""
+    path = folder / REFERENCES_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = read_json(path, follow=False)
+    except FileFormatError:
+        return None
+    points = data.get("points") if isinstance(data, dict) else None
+    if not isinstance(points, list) or not points:
+        return None
+    numbers = ("score", "low", "high")
+    counts = ("games", "wins", "draws", "losses")
+    specs = None
+    for p in points:
+        if not isinstance(p, dict) or type(p.get("games")) is not int:
+            return None
+        rows = p.get("references")
+        if not isinstance(rows, list) or not rows:
+            return None
+        for r in rows:
+            if not isinstance(r, dict) or not isinstance(r.get("reference"), str):
+                return None
+            if not all(type(r.get(c)) is int for c in counts):
+                return None
+            if not all(type(r.get(n)) in (int, float) and 0 <= r[n] <= 1 for n in numbers):
+                return None
+        names = [r["reference"] for r in rows]
+        if specs is not None and names != specs:
+            return None
+        specs = names
+    return points
 
 
 def optimal_moves(summary: Any, games: int) -> dict[str, Any] | None:

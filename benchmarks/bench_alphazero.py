@@ -1,0 +1,134 @@
+"""alphazero on tic-tac-toe: training from scratch on one core, strength, and throughput.
+
+Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S] [--spec SPEC]
+[--quick]`` (needs ``purestate[alphazero]``; pins JAX to one CPU thread first).
+
+- **Training**: ``selfplay_games`` from a fresh table for N games (default 640), seeded; CPU
+  seconds of the process (``time.process_time``: one core's work; the machine's load average is
+  printed beside it, since other jobs share the cores).
+- **Strength** of the trained table's greedy play (search without noise, the most visited move):
+  the share of the 4,520 non-terminal reachable positions where the greedy move is optimal per
+  the solver (``purestate.solve.solve``), and W/D/L against ``perfect`` (random tie-break) over
+  1,000 games in each seat; each with its Wilson 95% interval.
+- **Throughput**: network evaluations per second (states through the jitted network, in batches
+  of 8 and of 64), and self-play moves per second at 100 simulations (32 games at once); on
+  another game with ``--throughput GAME`` (a fresh network: the speed does not depend on the
+  weights).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+# one core: XLA's CPU backend would otherwise use every core for its thread pool
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
+sys.path.insert(0, "src")
+
+import attrs
+import numpy as np
+
+import purestate
+from purestate.agents.alphazero import AlphaZero, Net
+from purestate.agents.alphazero.agent import evaluations
+from purestate.core.agent import Greedy
+from purestate.core.keys import fold_in, key
+from purestate.core.learning import wilson
+from purestate.solve import solve
+from purestate.solve.analysis import analyze_table
+
+
+def optimal_share(game: Any, agent: AlphaZero, table: Net) -> tuple[int, int]:
+    """(positions where the greedy move keeps the solver's value, positions), over every
+    non-terminal reachable position (``analyze_table``, what ``purestate analyze`` shows)."""
+    judged = analyze_table(game, agent, table, solve(game))
+    return judged.optimal, judged.positions
+
+
+def against_perfect(game: Any, agent: AlphaZero, table: Net, seat: int, games: int) -> list[int]:
+    """[wins, draws, losses] of the greedy table from ``seat`` against ``perfect``."""
+    perfect = purestate.agent("perfect")
+    wdl = [0, 0, 0]
+    for i in range(games):
+        seats = [Greedy(agent), perfect] if seat == 0 else [perfect, Greedy(agent)]
+        tables = [table, None] if seat == 0 else [None, table]
+        outcome = purestate.play(game, seats, tables, fold_in(key(2024 + seat), i)).outcome(seat)
+        wdl[1 - outcome] += 1
+    return wdl
+
+
+def interval(k: float, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k / n:.4f} [{lo:.4f}, {hi:.4f}]"
+
+
+def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
+    rnd = purestate.agent("random")
+    found: list[Any] = []
+    i = 0
+    while len(found) < 64:
+        ep = purestate.play(game, (rnd, rnd), (None, None), fold_in(key(5), i))
+        found.extend(s for s in ep.states if not game.is_over(s))
+        i += 1
+    for size in (8, 64):
+        batch = found[:size]
+        evaluations(game, table, batch)  # compiled once
+        calls, t0 = 0, time.process_time()
+        while time.process_time() - t0 < 2.0:
+            evaluations(game, table, batch)
+            calls += 1
+        rate = calls * size / (time.process_time() - t0)
+        print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
+    at100 = attrs.evolve(agent, simulations=100)
+    t0 = time.process_time()
+    played = at100.play_games(game, table, key(6), range(table.games, table.games + 32))
+    moves = sum(len(ep.moves) for ep in played.episodes)
+    print(f"self-play moves/s at 100 simulations (32 games at once): "
+          f"{moves / (time.process_time() - t0):,.1f}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=640)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--spec", default="alphazero")
+    parser.add_argument("--quick", action="store_true", help="100 games against perfect per seat")
+    parser.add_argument(
+        "--throughput", metavar="GAME", help="only the throughput on GAME, with a fresh network"
+    )
+    args = parser.parse_args()
+    if args.throughput:
+        other = purestate.make(args.throughput)
+        learner = purestate.agent(args.spec)
+        assert isinstance(learner, AlphaZero)
+        fresh = learner.with_network(other, learner.initial_table(other, 0), key(args.seed))
+        print(f"{args.throughput}, {learner.spec}: {fresh.shape}, load {os.getloadavg()[0]:.2f}")
+        throughput(other, learner, fresh)
+        return
+    game = purestate.make("tictactoe")
+    agent = purestate.agent(args.spec)
+    assert isinstance(agent, AlphaZero)
+    print(f"{agent.spec}, {args.games} games, seed {args.seed}, load {os.getloadavg()[0]:.2f}")
+    table = agent.initial_table(game, 0)
+    t0 = time.process_time()
+    table, _ = agent.selfplay_games(game, table, key(args.seed), args.games)
+    print(f"training: {time.process_time() - t0:.1f} CPU s, {table.iterations} iterations, "
+          f"last losses {table.losses}")  # fmt: skip
+    good, total = optimal_share(game, agent, table)
+    print(f"optimal greedy move: {good} of {total} positions, {interval(good, total)}")
+    games = 100 if args.quick else 1000
+    for seat in (0, 1):
+        w, d, lost = against_perfect(game, agent, table, seat, games)
+        print(f"against perfect as {('first', 'second')[seat]}: W/D/L {w}/{d}/{lost}, "
+              f"loss rate {interval(lost, games)}")  # fmt: skip
+    throughput(game, agent, table)
+    print(f"load at the end {os.getloadavg()[0]:.2f}; {np.__name__} {np.__version__}")
+
+
+if __name__ == "__main__":
+    main()

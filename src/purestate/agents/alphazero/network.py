@@ -1,0 +1,233 @@
+"""The network of ``alphazero``: observation planes in, move logits and a value out (JAX).
+
+Parameters are a plain pytree, a dict of name to array, so a table holds them as a value and a
+file holds them as named arrays. Two shapes of network, chosen by ``Shape.of``:
+
+- a **residual conv net** for planes that are a board (rows × columns × planes, both sides at
+  least 4): a 3×3 stem to ``width`` channels, ``depth`` residual blocks of two 3×3 convs, a policy
+  head (1×1 conv to 2 channels, then a dense layer to the move ids) and a value head (1×1 conv to
+  1 channel, a dense layer of ``width``, then one unit through tanh);
+- an **MLP** for everything else (tic-tac-toe's 3×3 board is too small for convolutions to pay):
+  the planes flattened, ``depth`` residual dense blocks of ``width`` units, the same two heads.
+
+No normalisation layers: batch statistics would make a state's output depend on the rest of its
+batch. Every evaluation runs in batches of fixed sizes (``BUCKETS``, padded with zeros), so the
+compiled function only ever sees those shapes and a state's output is bit for bit the same
+whatever else is evaluated beside it (a test checks it).
+
+jax is imported inside the functions that need it, so importing this module needs no jax.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from purestate.core.memo import memo
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Params = Mapping[str, Any]
+"""Name to array (numpy or JAX): the network's weights (a dict inside JAX's functions, which
+take dicts as pytrees; a table holds a persistent map)."""
+
+BUCKETS = (8, 64)
+"""The batch sizes a network is evaluated at: up to 8 states padded to 8, more in chunks of 64.
+Two shapes keep one state's search cheap and self-play's batches efficient."""
+
+ILLEGAL = -1e9
+"""The logit of an illegal move: its softmax weight is exactly 0 in float32."""
+
+
+@frozen
+class Shape:
+    """What the network looks like: the layout is a function of the game and the options.
+
+    Attributes:
+        planes: The game's plane shape.
+        moves: The number of move ids (the policy head's size).
+        width: Units (MLP) or channels (conv) per layer.
+        depth: Residual blocks.
+        conv: Whether it is the conv net (planes rows × columns × planes, both sides ≥ 4).
+    """
+
+    planes: tuple[int, ...]
+    moves: int
+    width: int
+    depth: int
+    conv: bool
+
+    @classmethod
+    def of(cls, planes: tuple[int, ...], moves: int, width: int, depth: int) -> Shape:
+        """The network for planes of shape ``planes`` and ``moves`` move ids."""
+        conv = len(planes) == 3 and planes[0] >= 4 and planes[1] >= 4
+        return cls(tuple(planes), moves, width, depth, conv)
+
+    @property
+    def inputs(self) -> int:
+        """Numbers per observation."""
+        n = 1
+        for d in self.planes:
+            n *= d
+        return n
+
+
+def init(shape: Shape, seed: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Fresh weights (He-normal, zero biases), drawn from the JAX key of ``seed``'s two words.
+
+    The last layer of each residual block and of each head starts at zero, so every block starts
+    as the identity, the priors uniform over the legal moves and the value at 0.
+    """
+    import jax
+    import numpy as np
+
+    raw = jax.numpy.asarray(np.array(seed, dtype=np.uint32))
+    k = jax.random.wrap_key_data(raw, impl="threefry2x32")
+    specs = layers(shape)
+    params: dict[str, np.ndarray] = {}
+    for i, (name, dims, fan_in) in enumerate(specs):
+        last = (name.endswith("2.w") and name.startswith("block")) or name.endswith("out.w")
+        if name.endswith(".b") or last:
+            params[name] = np.zeros(dims, np.float32)
+        else:
+            draw = jax.random.normal(jax.random.fold_in(k, i), dims, dtype=np.float32)
+            params[name] = np.asarray(draw * np.float32((2.0 / fan_in) ** 0.5))
+    return params
+
+
+def layers(shape: Shape) -> list[tuple[str, tuple[int, ...], int]]:
+    """The weights in order: (name, dimensions, fan-in)."""
+    w, a = shape.width, shape.moves
+    out: list[tuple[str, tuple[int, ...], int]] = []
+
+    def dense(name: str, n_in: int, n_out: int) -> None:
+        out.append((f"{name}.w", (n_in, n_out), n_in))
+        out.append((f"{name}.b", (n_out,), n_in))
+
+    def conv(name: str, k: int, c_in: int, c_out: int) -> None:
+        out.append((f"{name}.w", (k, k, c_in, c_out), k * k * c_in))
+        out.append((f"{name}.b", (c_out,), k * k * c_in))
+
+    if shape.conv:
+        rows, cols, c = shape.planes
+        cells = rows * cols
+        conv("stem", 3, c, w)
+        for i in range(shape.depth):
+            conv(f"block{i}.1", 3, w, w)
+            conv(f"block{i}.2", 3, w, w)
+        conv("policy.conv", 1, w, 2)
+        dense("policy.out", 2 * cells, a)
+        conv("value.conv", 1, w, 1)
+        dense("value.hidden", cells, w)
+        dense("value.out", w, 1)
+    else:
+        dense("stem", shape.inputs, w)
+        for i in range(shape.depth):
+            dense(f"block{i}.1", w, w)
+            dense(f"block{i}.2", w, w)
+        dense("policy.out", w, a)
+        dense("value.hidden", w, w)
+        dense("value.out", w, 1)
+    return out
+
+
+def forward(shape: Shape, params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
+    """Masked logits (illegal moves at ``ILLEGAL``) and values in (-1, 1), for a batch.
+
+    Args:
+        shape: The network.
+        params: Its weights.
+        x: Observations, ``(batch, *shape.planes)``, any number type.
+        mask: ``(batch, shape.moves)``, true where a move is legal.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    relu = jax.nn.relu
+    x = jnp.asarray(x, jnp.float32)
+    n = x.shape[0]
+
+    def dense(name: str, h: Any) -> Any:
+        return h @ params[f"{name}.w"] + params[f"{name}.b"]
+
+    def conv(name: str, h: Any) -> Any:
+        y = jax.lax.conv_general_dilated(
+            h, params[f"{name}.w"], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
+        return y + params[f"{name}.b"]
+
+    layer = conv if shape.conv else dense
+    h = relu(layer("stem", x if shape.conv else x.reshape(n, -1)))
+    for i in range(shape.depth):
+        h = relu(h + layer(f"block{i}.2", relu(layer(f"block{i}.1", h))))
+    if shape.conv:
+        p = relu(conv("policy.conv", h)).reshape(n, -1)
+        v = relu(conv("value.conv", h)).reshape(n, -1)
+    else:
+        p = v = h
+    logits = dense("policy.out", p)
+    value = jnp.tanh(dense("value.out", relu(dense("value.hidden", v))))[:, 0]
+    return jnp.where(mask, logits, ILLEGAL), value
+
+
+@memo(size=64, why="one compiled function per network layout; a process meets a few")
+def compiled(shape: Shape) -> Callable[[Params, Any, Any], tuple[Any, Any]]:
+    """``forward`` for ``shape``, jitted, returning priors (softmax over legal moves) and values."""
+    import jax
+
+    def run(params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
+        logits, value = forward(shape, params, x, mask)
+        return jax.nn.softmax(logits, axis=-1), value
+
+    return jax.jit(run)
+
+
+def evaluate(
+    shape: Shape, params: Params, x: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Priors over the move ids (0 where ``mask`` is false) and values, as numpy arrays.
+
+    The batch is cut into chunks of a size in ``BUCKETS`` and padded, so each row's output
+    depends on that row alone.
+    """
+    import numpy as np
+
+    run = compiled(shape)
+    weights = dict(params)
+    n = len(x)
+    priors = np.empty((n, shape.moves), np.float32)
+    values = np.empty(n, np.float32)
+    small, large = BUCKETS
+    done = 0
+    while done < n:
+        size = small if n - done <= small else large
+        take = min(size, n - done)
+        xs = np.zeros((size, *shape.planes), np.float32)
+        ms = np.ones((size, shape.moves), bool)
+        xs[:take] = x[done : done + take]
+        ms[:take] = mask[done : done + take]
+        p, v = run(weights, xs, ms)
+        priors[done : done + take] = np.asarray(p)[:take]
+        values[done : done + take] = np.asarray(v)[:take]
+        done += take
+    return priors, values
+
+
+def loss(
+    shape: Shape, params: Params, x: Any, mask: Any, pi: Any, z: Any, l2: float
+) -> tuple[Any, tuple[Any, Any]]:
+    """AlphaZero's loss on a minibatch: cross-entropy of the priors against the search's visit
+    shares ``pi``, squared error of the value against the result ``z``, and ``l2`` times the sum
+    of squared weights. Returns the total and (policy loss, value loss)."""
+    import jax
+    import jax.numpy as jnp
+
+    logits, value = forward(shape, params, x, mask)
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    policy = -jnp.mean(jnp.sum(jnp.where(mask, pi * logp, 0.0), axis=-1))
+    squared = jnp.mean((value - z) ** 2)
+    decay = sum(jnp.sum(w * w) for name, w in params.items() if name.endswith(".w"))
+    return policy + squared + l2 * decay, (policy, squared)

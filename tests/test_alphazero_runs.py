@@ -1,0 +1,203 @@
+"""alphazero runs like every other run: workers, progress, the reference curve, the commands that
+take a trained table (tiny settings: each test takes seconds)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+import json
+from pathlib import Path
+
+from tests.kills import files, invoke
+
+import purestate
+from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
+from purestate.experiments.selfplay import cut
+
+TINY = "alphazero:simulations=4,games_per_iteration=4,steps=3,batch=8,width=8,depth=0"
+RUN = ["selfplay", "--game", "tictactoe", "--agent", TINY, "--opponent", "self", "--seed", "5"]
+
+
+def test_the_hooks_find_the_jobs_the_simulations_and_the_loss() -> None:
+    agent = purestate.agent(TINY)
+    spread = selfplay_jobs_of(agent)
+    assert spread is not None and spread.play_job.__name__ == "play_job"
+    assert selfplay_jobs_of(purestate.agent("qlearning")) is None
+    assert simulations_of(agent) == 4 and simulations_of(purestate.agent("random")) is None
+    fresh = agent.initial_table(purestate.make("tictactoe"), 0)
+    assert last_loss_of(fresh) is None and last_loss_of({}) is None
+
+
+def test_an_iteration_is_cut_at_the_checkpoints() -> None:
+    assert cut(range(0, 8), 0) == [range(0, 8)]
+    assert cut(range(0, 8), 3) == [range(0, 3), range(3, 6), range(6, 8)]
+    assert cut(range(4, 8), 4) == [range(4, 8)]
+    assert cut(range(5, 7), 6) == [range(5, 6), range(6, 7)]
+
+
+def test_one_worker_and_two_write_the_same_run_folder(tmp_path: Path) -> None:
+    # 10 games of 4-game iterations, a checkpoint inside an iteration: parts of 1 to 4 games
+    cmd = [*RUN, "--games", "10", "--checkpoint", "3"]
+    one = invoke(*cmd, "--out", str(tmp_path / "one"))
+    assert one.exit_code == 0, one.output
+    two = invoke(*cmd, "--out", str(tmp_path / "two"), "--jobs", "2")
+    assert two.exit_code == 0, two.output
+    assert files(tmp_path / "one") == files(tmp_path / "two")
+    # and a run resumed with workers goes on as the run in one process
+    part = tmp_path / "part"
+    assert invoke(*cmd[:-4], "--games", "6", "--out", str(part), "--jobs", "2").exit_code == 0
+    assert invoke("selfplay", "--resume", str(part), "--more", "4", "--jobs", "2").exit_code == 0
+    whole = tmp_path / "whole"
+    assert invoke(*cmd[:-4], "--games", "10", "--out", str(whole)).exit_code == 0
+    assert (part / "table.npz").read_bytes() == (whole / "table.npz").read_bytes()
+
+
+def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(
+    tmp_path: Path,
+) -> None:
+    r = invoke("selfplay", "--games", "5", "--jobs", "2", "--out", str(tmp_path / "m"))
+    assert r.exit_code == 2 and "--jobs and --dask" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "m").exists()
+
+
+REFS = ["--games", "8", "--checkpoint", "4", "--reference", "random", "--reference-games", "2"]
+
+
+def test_a_run_with_references_killed_at_any_write_resumes_to_the_same_files(
+    tmp_path: Path, kill_at: list[int]
+) -> None:
+    from tests.kills import kill_everywhere
+
+    kill_everywhere([*RUN, *REFS], tmp_path, kill_at)
+    whole = tmp_path / "whole"
+    points = json.loads((whole / "references.json").read_text())["points"]
+    assert [p["games"] for p in points] == [0, 4, 8]
+    for p in points:
+        (row,) = p["references"]
+        assert row["reference"] == "random" and row["games"] == 2
+        assert row["wins"] + row["draws"] + row["losses"] == 2
+        assert row["low"] <= row["score"] <= row["high"]
+    assert (whole / "references.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_point_plays_each_reference_from_both_seats_and_nobody_beats_perfect() -> None:
+    from purestate.core.keys import key
+    from purestate.experiments.references import default_references, reference_point
+
+    game = purestate.make("tictactoe")
+    assert default_references(game) == ("random", "mcts:simulations=100", "perfect")
+    assert "perfect" not in default_references(purestate.make("connect_four"))
+    learner = purestate.agent(TINY)
+    table = learner.initial_table(game, 0)
+    refs = [(s, purestate.agent(s)) for s in ("random", "perfect")]
+    point = reference_point(game, learner, table, refs, 4, key(3), 12)
+    again = reference_point(game, learner, table, refs, 4, key(3), 12)
+    assert point == again and point["games"] == 12
+    against_random, against_perfect = point["references"]
+    assert against_perfect["wins"] == 0 and against_perfect["score"] <= 0.5
+    assert against_random["games"] == 4
+
+
+def test_a_resumed_run_keeps_its_references_and_refuses_others(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert invoke(*RUN, *REFS, "--out", str(out)).exit_code == 0
+    r = invoke("selfplay", "--resume", str(out), "--more", "4")
+    assert r.exit_code == 0, r.output
+    points = json.loads((out / "references.json").read_text())["points"]
+    assert [p["games"] for p in points] == [0, 4, 8, 12]
+    r = invoke("selfplay", "--resume", str(out), "--more", "4", "--reference", "perfect")
+    assert r.exit_code == 2 and "references" in r.output and "Traceback" not in r.output
+    bad = invoke(*RUN, "--games", "4", "--reference", "qlearning", "--out", str(tmp_path / "q"))
+    assert bad.exit_code == 2 and "must not learn" in bad.output
+
+
+def test_the_run_page_draws_the_references_and_ignores_a_bad_file(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from purestate.web.app import create_app
+
+    runs = tmp_path / "runs"
+    assert invoke(*RUN, *REFS, "--no-plot", "--out", str(runs / "az")).exit_code == 0
+    client = TestClient(create_app(runs), base_url="http://127.0.0.1")
+    page = client.get("/runs/az")
+    assert page.status_code == 200
+    assert "Against fixed references" in page.text
+    assert 'data-label="random"' in page.text and "after 8 games, against random" in page.text
+    (runs / "az" / "references.json").write_text('{"points": [{"games": "many"}]}')
+    page = client.get("/runs/az")
+    assert page.status_code == 200 and "Against fixed references" not in page.text
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A run folder holding a tiny trained table (8 games: two training iterations)."""
+    runs = tmp_path_factory.mktemp("runs")
+    r = invoke(*RUN, "--games", "8", "--no-plot", "--out", str(runs / "az"))
+    assert r.exit_code == 0, r.output
+    return runs
+
+
+def test_the_library_plays_a_trained_table(trained: Path) -> None:
+    from purestate.core.agent import greedy_agent
+    from purestate.io.tables import load_table
+
+    game = purestate.make("tictactoe")
+    agent = purestate.agent(TINY)
+    table = load_table(trained / "az" / "table.npz", game, agent).table
+    assert table.games == 8 and table.iterations == 2
+    me = greedy_agent(agent)
+    ep = purestate.play(game, (me, purestate.agent("random")), (table, None), purestate.key(1))
+    again = purestate.play(game, (me, purestate.agent("random")), (table, None), purestate.key(1))
+    assert ep.moves == again.moves and game.is_over(ep.states[-1])
+
+
+def test_play_in_the_terminal_against_a_trained_table(trained: Path) -> None:
+    # the person plays squares in order; each refused square (taken) asks again
+    moves = "\n".join(str(m) for m in range(9) for _ in range(2)) + "\n"
+    from typer.testing import CliRunner
+
+    from purestate.cli import app
+
+    r = CliRunner().invoke(app, ["play", "--table", str(trained / "az" / "table.npz")], input=moves)
+    assert r.exit_code == 0, r.output
+    assert "alphazero" in r.output and any(w in r.output for w in ("win", "draw", "lose"))
+
+
+def test_a_tournament_takes_a_trained_table(trained: Path) -> None:
+    entrant = f"table:{trained / 'az' / 'table.npz'}"
+    cmd = ["tournament", "--game", "tictactoe", "--agents", entrant, "random", "--games", "4"]
+    one = invoke(*cmd, "--jobs", "1", "--json")
+    assert one.exit_code == 0, one.output
+    two = invoke(*cmd, "--jobs", "2", "--json")
+    assert two.exit_code == 0, two.output
+    standings = json.loads(one.stdout)
+    assert standings["agents"] == [entrant, "random"]
+    assert json.loads(two.stdout)["pairs"] == standings["pairs"]
+    bad = invoke("tournament", "--game", "tictactoe", "--agents", "table:nowhere.npz", "random")
+    assert bad.exit_code == 2 and "nowhere.npz" in bad.output and "Traceback" not in bad.output
+
+
+def test_the_browser_plays_against_a_trained_table(trained: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from purestate.web.app import create_app
+
+    client = TestClient(create_app(trained), base_url="http://127.0.0.1")
+    setup = {"game": "tictactoe", "opponent": "table:az/table.npz", "seat": 1}
+    view = client.post("/api/play", json=setup).json()
+    assert view["opponent"].startswith("alphazero") and len(view["moves"]) == 1, view
+
+
+def test_evaluate_judges_a_trained_table_from_both_seats(trained: Path) -> None:
+    path = str(trained / "az" / "table.npz")
+    cmd = ["evaluate", "--table", path, "--opponent", "random", "--games", "3", "--json"]
+    r = invoke(*cmd, "--seed", "4")
+    assert r.exit_code == 0, r.output
+    seats = json.loads(r.stdout)
+    for seat in ("first", "second"):
+        s = seats[seat]
+        assert s["games"] == 3 and s["wins"] + s["draws"] + s["losses"] == 3
+    assert json.loads(invoke(*cmd, "--seed", "4").stdout) == seats
