@@ -1,18 +1,22 @@
 """Dots and boxes only: box ownership, the extra-move rule, margins, the score under symmetry, the
-DBN text and unscored positions. What every game keeps is in test_game_props.py."""
+DBN text and unscored positions, and the solver answering the same on its compiled and numpy paths.
+What every game keeps is in test_game_props.py."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from purestate import solve as solve_api
 from purestate.core.game import IllegalMove
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
+from purestate.solve.dots_and_boxes import DotsAndBoxesSolution, python_line_values
 
-from .strategies import trajectories
+from .strategies import states, trajectories
 
 GAMES = [DotsAndBoxes(1, 1), DotsAndBoxes(2, 2), DotsAndBoxes(2, 3), DotsAndBoxes(3, 3)]
 
@@ -131,3 +135,26 @@ def test_owning_a_box_that_is_not_complete_is_refused(data: st.DataObject) -> No
     box = open_boxes & -open_boxes
     with pytest.raises(IllegalMove, match="owned but not complete"):
         game.check(State(s.lines, s.own0 | box, s.own1 & ~box, s.to_move))
+
+
+@functools.cache
+def _numpy_solution(game: DotsAndBoxes) -> DotsAndBoxesSolution:
+    return DotsAndBoxesSolution(game, python_line_values(game.rows, game.cols))
+
+
+SOLVED = [DotsAndBoxes(2, 2), DotsAndBoxes(2, 3), DotsAndBoxes(3, 2, margin=False)]
+
+
+@given(st.data())
+def test_the_solver_answers_the_same_on_both_paths(data: st.DataObject) -> None:
+    # the default solution (the compiled table where numba imports) and the numpy reference's
+    game = data.draw(st.sampled_from(SOLVED))
+    state = data.draw(states(game))
+    default = solve_api.solve(game)
+    reference = _numpy_solution(game)
+    assert isinstance(default, DotsAndBoxesSolution)
+    assert default.value(state) == reference.value(state)
+    assert default.distance(state) == reference.distance(state)
+    if not game.is_over(state):
+        assert default.move_values(state) == reference.move_values(state)
+        assert default.best_moves(state) == reference.best_moves(state)

@@ -1,10 +1,12 @@
-"""Properties of the search agents on tic-tac-toe: exact values, purity, same key -> same move."""
+"""Properties of the search agents on tic-tac-toe (and ultimate and connect four for the
+ending_moves hook): exact values, purity, same key -> same move."""
 
 from __future__ import annotations
 
 import functools
 from typing import Any
 
+import attrs
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -188,3 +190,54 @@ def test_alphabeta_walks_the_tree_as_the_recursive_search(
     )
     assert got == want
     assert list(t1.items()) == list(t2.items())
+
+
+def _without_ending_moves(game: Any) -> Any:
+    """The same game without its ``ending_moves`` hook: the search steps every move."""
+    cls = type(game)
+    bare = type(f"No{cls.__name__}", (cls,), {"ending_moves": None})
+    return bare(*(getattr(game, f.name) for f in attrs.fields(cls) if f.init))
+
+
+ULTIMATE = purestate.make("ultimate_tictactoe")
+CONNECT_FOUR = purestate.make("connect_four")
+
+
+def _tree(node: Any) -> tuple[Any, ...]:
+    return (
+        node.move,
+        node.n,
+        node.w,
+        node.proven,
+        node.lower,
+        tuple(node.untried),
+        tuple(_tree(c) for c in node.children),
+    )
+
+
+def _same_tree_with_and_without_ending_moves(game: Any, state: Any, key: Key) -> None:
+    # the hook only saves steps: the same children, untried moves and statistics to the bit
+    if game.is_over(state):
+        return
+    agent = MCTS(simulations=150)
+    fast = agent.search(game, Tree(), state, key)
+    slow = agent.search(_without_ending_moves(game), Tree(), state, key)
+    assert fast.simulations == slow.simulations
+    assert _tree(fast.root) == _tree(slow.root)
+
+
+@given(states(ULTIMATE), key_strategy())
+def test_mcts_ending_moves_hook_builds_the_tree_of_stepping_every_move(
+    state: Any, key: Key
+) -> None:
+    _same_tree_with_and_without_ending_moves(ULTIMATE, state, key)
+
+
+@given(states(CONNECT_FOUR), key_strategy())
+def test_mcts_ending_moves_hook_builds_the_same_tree_on_connect_four(state: Any, key: Key) -> None:
+    _same_tree_with_and_without_ending_moves(CONNECT_FOUR, state, key)
+
+
+@given(states(TTT), key_strategy())
+def test_mcts_ending_moves_hook_builds_the_same_tree_on_tictactoe(state: Any, key: Key) -> None:
+    _same_tree_with_and_without_ending_moves(TTT, state, key)

@@ -17,11 +17,13 @@ import purestate
 from purestate.agents.mcts import decisive_playout
 from purestate.core import keys
 from purestate.core.agent import check_game
+from purestate.core.batch import random_returns
 from purestate.core.game import Game, IllegalMove
 from purestate.core.hooks import (
     coloured_board_of,
     decisive_playout_of,
     draw_of,
+    ending_moves_of,
     num_move_ids_of,
     observation_of,
     plane_lines_of,
@@ -237,14 +239,16 @@ def test_playout_plays_the_random_game_of_its_key(hooked_game: Game[Any, Any]) -
     assert playout is not None
     for n, s in enumerate(_states(game, 4, 500)):
         k = keys.fold_in(keys.key(501), n)
-        # the game the contract names: legal(s)[int(r * len)] with r drawn from the key's generator
-        rand = keys.generator(k).random
-        t = s
-        while not game.is_over(t):
-            moves = game.legal(t)
-            t = game.step(t, moves[int(rand() * len(moves))])
-        assert playout(s, k) == game.returns(t)
-        assert playout(s, k) == playout(s, k)
+        # the game the contract names: legal(s)[int(r * len)] with r drawn from the key's
+        # counter stream (compiled or not), or its generator with draws="mersenne"
+        for draws in ("counter", "mersenne"):
+            rand = keys.draws(k, draws)
+            t = s
+            while not game.is_over(t):
+                moves = game.legal(t)
+                t = game.step(t, moves[int(rand() * len(moves))])
+            assert playout(s, k, draws) == game.returns(t)
+        assert playout(s, k) == playout(s, k, "counter") == random_returns(game, s, k)
 
 
 @pytest.mark.with_hook.with_args(decisive_playout_of)
@@ -257,9 +261,25 @@ def test_decisive_playout_plays_the_decisive_game_of_its_key(hooked_game: Game[A
         # the game the contract names: an immediate win when there is one, else the key's draw
         # (with ``anti``: from there on, the first move that does not let the opponent win)
         for anti in (False, True):
-            end = decisive_playout(game, s, keys.generator(k).random, anti)
-            assert playout(s, k, anti) == game.returns(end)
-            assert playout(s, k, anti) == playout(s, k, anti)
+            for draws in ("counter", "mersenne"):
+                end = decisive_playout(game, s, keys.draws(k, draws), anti)
+                assert playout(s, k, anti, draws) == game.returns(end)
+            assert playout(s, k, anti) == playout(s, k, anti, "counter")
+
+
+@pytest.mark.with_hook.with_args(ending_moves_of)
+def test_ending_moves_are_the_moves_after_which_the_game_is_over(
+    hooked_game: Game[Any, Any],
+) -> None:
+    game = hooked_game
+    ending = ending_moves_of(game)
+    assert ending is not None
+    found = 0
+    for s in _states(game, 12, 700):
+        expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+        assert ending(s) == expected
+        found += bool(expected)
+    assert found  # the random games reach positions a move can end
 
 
 @pytest.mark.with_hook.with_args(score_of)

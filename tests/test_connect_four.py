@@ -3,6 +3,7 @@ OpenSpiel's connect_four as the reference (skipped without it)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from importlib.util import find_spec
 from typing import Any
@@ -236,12 +237,15 @@ def positions_with_keys(game: ConnectFour, seed: int) -> list[tuple[State, keys.
 def test_playout_is_the_random_game_its_key_draws(game: ConnectFour) -> None:
     # both of the hook's loops (lines of 3-4 written out, longer lines by the general test) and
     # its first plies without a line test, from positions at every stage of a game
+    # (the counter stream, compiled where numba is, and the generator runs before format 3 drew)
     for s, k in positions_with_keys(game, 8):
-        draw, end = keys.generator(k).random, s
-        while not game.is_over(end):
-            moves = game.legal(end)
-            end = game.step(end, moves[int(draw() * len(moves))])
-        assert game.playout(s, k) == game.returns(end)
+        for draws in ("counter", "mersenne"):
+            draw, end = keys.draws(k, draws), s
+            while not game.is_over(end):
+                moves = game.legal(end)
+                end = game.step(end, moves[int(draw() * len(moves))])
+            assert game.playout(s, k, draws) == game.returns(end)
+        assert game.playout(s, k) == game.playout(s, k, "counter")
 
 
 @SIZES
@@ -249,9 +253,10 @@ def test_decisive_playout_is_the_decisive_game_its_key_draws(game: ConnectFour) 
     # both threat tests (four in a row written out, other lengths by the loop) and the first
     # plies without one, with and without anti-decisive moves
     for s, k in positions_with_keys(game, 9):
-        for anti in (False, True):
-            end = decisive_playout(game, s, keys.generator(k).random, anti)
-            assert game.decisive_playout(s, k, anti) == game.returns(end)
+        for anti, draws in itertools.product((False, True), ("counter", "mersenne")):
+            end = decisive_playout(game, s, keys.draws(k, draws), anti)
+            assert game.decisive_playout(s, k, anti, draws) == game.returns(end)
+        assert game.decisive_playout(s, k) == game.decisive_playout(s, k, False, "counter")
 
 
 def test_a_decisive_playout_takes_a_win_and_lets_the_opponent_take_theirs() -> None:
@@ -448,3 +453,20 @@ def test_the_web_app_plays_it_by_clicking_columns(tmp_path: Any) -> None:
     game = ConnectFour()
     end = game.decode("".join(view["moves"]))
     assert game.is_over(end) and list(game.returns(end)) == view["returns"]
+
+
+def test_ending_moves_include_the_last_cell_of_a_drawn_board() -> None:
+    # 4×4 with four in a row is drawn often: the last empty cell ends the game without a line,
+    # which the random games of the conformance suite's boards almost never reach
+    game = purestate.make("connect_four:columns=4,rows=4,connect=4")
+    drawn = 0
+    for i in range(60):
+        s, k, ply = game.initial(), keys.key(i), 0
+        while not game.is_over(s):
+            expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+            assert game.ending_moves(s) == expected
+            s = game.step(s, keys.choice(keys.fold_in(k, ply), game.legal(s)))
+            ply += 1
+        assert game.ending_moves(s) == ()
+        drawn += game.returns(s) == (0.0, 0.0)
+    assert drawn

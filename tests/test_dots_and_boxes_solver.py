@@ -9,9 +9,15 @@ import pytest
 from tests.moves import play_moves
 
 from purestate import solve as solve_api
+from purestate.core import compiled
 from purestate.games.dots_and_boxes import DotsAndBoxes, State
 from purestate.io.solutions import cache_path, load_or_solve
-from purestate.solve.dots_and_boxes import DotsAndBoxesSolution, from_array, line_values
+from purestate.solve.dots_and_boxes import (
+    DotsAndBoxesSolution,
+    from_array,
+    line_values,
+    python_line_values,
+)
 
 
 @pytest.mark.parametrize(
@@ -152,3 +158,51 @@ def test_retrograde_agrees_with_brute_force_on_every_reachable_state(
     sol = solve_api.solve(game)
     for state, v in _brute_force(game).items():
         assert sol.value(state) == v, game.encode(state)
+
+
+def _require_compiled_solver() -> None:
+    if compiled.kernels("dots_and_boxes", compiled.SOLVER_KERNELS) is None:
+        pytest.skip("numba is not installed (or NUMBA_DISABLE_JIT is set): no compiled side")
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (1, 3),
+        (1, 4),
+        (1, 5),
+        (1, 6),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (2, 4),
+        (3, 3),
+    ],
+)
+def test_compiled_table_is_the_numpy_table_on_every_line_set(rows: int, cols: int) -> None:
+    _require_compiled_solver()
+    fast = line_values(rows, cols)
+    slow = python_line_values(rows, cols)
+    assert fast.dtype == slow.dtype == np.int8
+    assert fast.shape == slow.shape == (1 << DotsAndBoxes(rows, cols).num_lines,)
+    differ = np.flatnonzero(fast != slow)
+    assert differ.size == 0, f"{differ.size} line sets differ, first {differ[:5].tolist()}"
+
+
+def test_a_cache_the_numpy_solver_wrote_reads_as_the_compiled_table(tmp_path: Path) -> None:
+    game = DotsAndBoxes(2, 3)
+    path = cache_path(game, tmp_path)
+    assert path is not None
+    np.save(path, python_line_values(2, 3), allow_pickle=False)
+    solve_api.forget(game)
+    try:
+        sol = load_or_solve(game, tmp_path)
+        assert isinstance(sol, DotsAndBoxesSolution)
+        assert np.array_equal(sol.table, line_values(2, 3))
+        assert sol.value(game.initial()) == -2
+        assert sol.distance(game.initial()) == 17
+    finally:
+        solve_api.forget(game)

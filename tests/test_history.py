@@ -57,7 +57,9 @@ def test_mcts_had_the_classic_defaults_in_version_1() -> None:
         "c": "1.0",
         "playout": "random",
         "decisive": "false",
+        "draws": "mersenne",  # version 3's change: playouts draw from the counter stream
     }
+    assert history.defaults_then("mcts", 2) == {"draws": "mersenne"}
     assert history.defaults_then("mcts", history.VERSION) == {}
     assert history.defaults_then("random", 1) == {}
 
@@ -87,7 +89,7 @@ def test_upgrade_spells_out_an_old_runs_specs() -> None:
            "agent": "menace", "opponent": "mcts:simulations=20", "seat": "first", "seed": 3,
            "games": 8}  # fmt: skip
     new = history.upgrade(old, "run", spec_then)
-    spelled = "mcts:simulations=20,c=1.0,playout=random,decisive=false"
+    spelled = "mcts:simulations=20,c=1.0,playout=random,decisive=false,draws=mersenne"
     assert new == {**old, "format": history.RUN_FORMAT, "opponent": spelled}
     assert old["format"] == "purestate.run/1"  # the input is left alone
     typed = {**old, "as_typed": {"agent": "menace", "opponent": "mcts:simulations=20"}}

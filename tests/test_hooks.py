@@ -234,6 +234,7 @@ _HOOKS = (
     "supports_seat",
     "selfplay_tables",
     "selfplay_games",
+    "train_games",
     "positions",
     "from_params",
     "solver_size",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 import shutil
 from typing import Any
 
@@ -11,9 +12,9 @@ import pytest
 from tests.moves import play_moves
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree, best_child, unit_reward
+from purestate.agents.mcts import MCTS, Tree, best_child, shuffle, unit_reward
 from purestate.agents.timing import with_clock
-from purestate.core import keys
+from purestate.core import history, keys
 from purestate.core.spec import SpecError
 
 TTT = purestate.make("tictactoe")
@@ -152,10 +153,10 @@ def test_decisive_playouts_run_the_games_decisive_kernel() -> None:
 
     class Counted(ConnectFour):
         def decisive_playout(
-            self, state: Any, key: keys.Key, anti: bool = False
+            self, state: Any, key: keys.Key, anti: bool = False, draws: keys.Draws = "counter"
         ) -> tuple[float, float]:
             calls.append(anti)
-            return super().decisive_playout(state, key, anti)
+            return super().decisive_playout(state, key, anti, draws)
 
     game = Counted()
     for playout, anti in (("auto", True), ("decisive", False), ("antidecisive", True)):
@@ -329,11 +330,12 @@ def test_classic_spec_spells_out_the_old_defaults() -> None:
     from purestate.core.registry import classic_spec
 
     old = classic_spec("mcts:simulations=300")
-    assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false"
+    assert old == "mcts:simulations=300,c=1.0,playout=random,decisive=false,draws=mersenne"
     a = purestate.agent(old)
     assert (a.c, a.playout, a.decisive, a.simulations) == (1.0, "random", False, 300)
+    assert a.draws == "mersenne"  # the playout kernels' draws before run format 3
     assert classic_spec("mcts:c=0.5,playout=decisive") == (
-        "mcts:c=0.5,playout=decisive,decisive=false"
+        "mcts:c=0.5,playout=decisive,decisive=false,draws=mersenne"
     )
     assert classic_spec("random") == "random"
 
@@ -356,7 +358,7 @@ def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: 
     assert selfplay("--opponent", then, "--games", "8", "--out", str(whole)).exit_code == 0
     assert selfplay("--opponent", then, "--games", "4", "--out", str(part)).exit_code == 0
     manifest = json.loads((part / "run.json").read_text())
-    assert manifest["format"] == "purestate.run/2"
+    assert manifest["format"] == f"purestate.run/{history.VERSION}"
     manifest.update(format="purestate.run/1", opponent=old_spec)
     del manifest["as_typed"]  # a run.json of format /1 held only the canonical specs
     (part / "run.json").write_text(json.dumps(manifest))
@@ -394,10 +396,38 @@ def test_a_sweep_saved_before_the_new_defaults_keeps_its_mcts_opponent(tmp_path:
         folder = tmp_path / opponent.partition(":")[0]
         assert sweep(opponent, "--out", str(folder)).exit_code == 0
         saved = json.loads((folder / "sweep.json").read_text())
-        assert saved.pop("format") == "purestate.sweep/2"
+        assert saved.pop("format") == f"purestate.sweep/{history.VERSION}"
         (folder / "sweep.json").write_text(json.dumps(saved))  # as written before issue 15
         folders[opponent] = folder
     refused = sweep(old_spec, "--resume", str(folders[old_spec]))
     assert refused.exit_code == 2 and "different sweep" in refused.output
     assert sweep(classic_spec(old_spec), "--resume", str(folders[old_spec])).exit_code == 0
     assert sweep("random", "--resume", str(folders["random"])).exit_code == 0  # others unchanged
+
+
+def test_shuffle_is_random_shuffle_of_the_same_generator() -> None:
+    # the search's shuffle must stay the standard library's (old runs replay with it)
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 7, 8, 9, 16, 33, 81):
+            ours, theirs = list(range(size)), list(range(size))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(ours, a.getrandbits)
+            b.shuffle(theirs)
+            assert ours == theirs
+            assert a.random() == b.random()  # the same draws consumed
+
+
+def test_simulation_i_evaluates_its_leaf_with_fold_in_of_the_playout_key() -> None:
+    # the keys are made in blocks (64, 128, then the rest): each must be fold_in's
+    game = purestate.make("ultimate_tictactoe")
+    seen: list[int] = []
+
+    def evaluator(g: Any, states: Any, leaf_keys: Any) -> list[Any]:
+        seen.extend(leaf_keys)
+        return [((1.0 / len(g.legal(s)),) * len(g.legal(s)), 0.0) for s in states]
+
+    key = keys.key(11)
+    tree = MCTS(simulations=250, evaluator=evaluator).search(game, Tree(), game.initial(), key)
+    k_playout = keys.split(key, 3)[1]
+    assert tree.simulations == len(seen) == 250  # no leaf is decided this early
+    assert seen == [keys.fold_in(k_playout, i) for i in range(250)]

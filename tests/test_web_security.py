@@ -346,7 +346,7 @@ def test_a_whole_game_solve_too_large_for_the_budget_is_refused(
     status, answer, _ = server.request("POST", "/api/play", setup, me)
     assert status == 400, answer
     assert "in the browser needs the whole game solved" in answer["error"], answer
-    # a play page may solve up to 3x3 (2^24 line sets, about 4 s, saying so while it solves)
+    # a play page may solve up to 3x3 (2^24 line sets, about 1 s, saying so while it solves)
     assert "limit 2^24" in answer["error"] and "\n" not in answer["error"]
     status, answer, _ = server.request("POST", "/api/menace", {**setup, "games": 1}, me)
     assert status == 400, answer

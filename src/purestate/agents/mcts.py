@@ -11,7 +11,8 @@
   are not selected again (the node's lower bound holds the best one's value and raises what is
   backed up through it); the search stops once the root is proven.
 - **Decisive and anti-decisive moves in the tree** (``decisive``, with the solver): a new node
-  steps every move once and keeps the game-ending ones as proven children, so an immediate win
+  steps every move once (or asks the game's ``ending_moves`` hook which moves end it, the same
+  children without the steps) and keeps the game-ending ones as proven children, so an immediate win
   proves the node at once and a move that lets the opponent win at once is a proven loss as soon
   as it is expanded.
 - **PUCT and injected evaluators** (``select="puct"``, ``MCTS(evaluator=fn)``): a leaf gets all
@@ -56,8 +57,14 @@ from attrs import field, frozen
 from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
+from purestate.core.batch import key_range, random_returns
 from purestate.core.game import Game, require_game
-from purestate.core.hooks import DecisivePlayoutFn, decisive_playout_of, playout_of
+from purestate.core.hooks import (
+    DecisivePlayoutFn,
+    decisive_playout_of,
+    ending_moves_of,
+    playout_of,
+)
 from purestate.core.keys import Key
 from purestate.core.spec import format_spec
 
@@ -72,7 +79,8 @@ Evaluator = Callable[[Game[Any, Any], Sequence[Any], Sequence[Key]], Sequence[Ev
 The keys, one per state, let a stochastic evaluator (a rollout) draw from them; a network
 ignores them. It must give a state the same evaluation whatever else is in the batch."""
 
-PlayoutReturns = Callable[[Any, Key], tuple[float, ...]]
+PlayoutReturns = Callable[..., tuple[float, ...]]
+"""``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 
@@ -229,6 +237,9 @@ class MCTS:
             multiplies the priors on the search's [0, 1] rewards, the same ranking).
         noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
         alpha: The concentration α of that Dirichlet noise.
+        draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
+            same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
+            before format 3 drew, which ``core/history.py`` gives them).
     """
 
     simulations: int = field(default=1000)
@@ -244,6 +255,7 @@ class MCTS:
     c_puct: float = 1.25
     noise: float = 0.0
     alpha: float = 0.3
+    draws: keys.Draws = "counter"
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -559,19 +571,16 @@ def rollout_evaluator(
     return evaluate
 
 
-def random_playout(game: Game[Any, Any], state: Any, key: Key) -> tuple[float, ...]:
-    """The returns of the random game from ``state`` a ``playout(state, key)`` hook must play.
+def random_playout(
+    game: Game[Any, Any], state: Any, key: Key, draws: keys.Draws = "counter"
+) -> tuple[float, ...]:
+    """The returns of the random game from ``state`` a ``playout(state, key, draws)`` hook must
+    play (``core.batch.random_returns``): a game without the hook plays the same games, slower.
 
     Each ply plays ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of
-    ``keys.generator(key).random``: a game without the hook plays the same games, slower.
+    ``keys.draws(key, draws)``.
     """
-    rand = keys.generator(key).random
-    legal, step, is_over = game.legal, game.step, game.is_over
-    s = state
-    while not is_over(s):
-        ms = legal(s)
-        s = step(s, ms[int(rand() * len(ms))])
-    return game.returns(s)
+    return random_returns(game, state, key, draws)
 
 
 def playout_returns(
@@ -628,6 +637,24 @@ def _playout_kernels(
     return mode, fast_random, fast_decisive
 
 
+def shuffle(moves: list[Any], getrandbits: Callable[[int], int]) -> None:
+    """Shuffle ``moves`` in place as ``random.Random.shuffle`` does with the generator whose
+    ``getrandbits`` this is: the same draws, the same order.
+
+    CPython's shuffle swaps item ``i`` (from the last down to 1) with item ``randbelow(i + 1)``,
+    drawing ``i + 1``'s bit length in bits until the draw is below ``i + 1``; written out here
+    without a method call per move (a tenth of an ultimate simulation). A test holds it to
+    ``random.Random.shuffle`` on the running Python.
+    """
+    for i in range(len(moves) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        moves[i], moves[j] = moves[j], moves[i]
+
+
 def _prove(node: Node) -> bool:
     """Mark ``node`` proven if its children decide it; return whether it is proven."""
     p = node.player
@@ -669,9 +696,8 @@ def _simulations(
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
     rand = rng.random
-    shuffle = rng.shuffle
+    getrandbits = rng.getrandbits
     log, sqrt = math.log, math.sqrt
-    fold_in = keys.fold_in
     c = agent.c
     solver = agent.solver
     bias = agent.bias
@@ -679,7 +705,9 @@ def _simulations(
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout)
+    draws = agent.draws
     eager = agent.decisive and solver
+    ending = ending_moves_of(game)
     anti = mode == "antidecisive"
     puct = agent.select == "puct"
     # AlphaZero's c_puct weighs priors against values in [-1, 1]; here values are in [0, 1]
@@ -688,14 +716,21 @@ def _simulations(
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
-        shuffle(moves)
+        shuffle(moves, getrandbits)
         if eager:
             # the moves that end the game become proven children now: one step per move finds
             # an immediate win (the node is proven) or the only moves that do not lose at once
             p = node.player
             state = node.state
+            ends = None if ending is None else ending(state)
+            if ends is not None and not ends:  # the game's hook: no move ends it, no step
+                node.untried = moves
+                return
             rest = []
             for m in moves:
+                if ends is not None and m not in ends:
+                    rest.append(m)
+                    continue
                 s = step(state, m)
                 if is_over(s):
                     child = Node(s, m, p, -1)
@@ -753,9 +788,9 @@ def _simulations(
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]
         if fast_random is not None:
-            return unit_reward(fast_random(s, fold_in(k_playout, i))[0])
+            return unit_reward(fast_random(s, sim_keys[i], draws)[0])
         if fast_decisive is not None:
-            return unit_reward(fast_decisive(s, fold_in(k_playout, i), anti)[0])
+            return unit_reward(fast_decisive(s, sim_keys[i], anti, draws)[0])
         if mode == "heavy":
             assert scorer is not None
             s = _heavy_playout(game, s, rand, scorer)
@@ -770,11 +805,22 @@ def _simulations(
         expand_moves(root)
     if solver and root.proven is None:
         _prove(root)
+    # sqrt(n) for every visit count n a child can have, looked up rather than called (the same
+    # floats): the UCB1 loop scores every child of every node on the path
+    roots: list[float] = []
+    # fold_in(k_playout, i) for simulation i, made with numpy's speed (the same keys)
+    sim_keys: list[Key] = []
+    plain = solver and not bias
     sims = 0
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
         if sims and (sims == limit or (timed and not sims & 15 and passed())):
             break
+        if sims == len(sim_keys):  # the keys of the next simulations, in blocks that double
+            block = sims + 64 if limit < 0 else min(limit - sims, sims + 64)
+            sim_keys.extend(key_range(k_playout, sims, block).tolist())
+        if root.n >= len(roots):  # a child's visits are at most the root's
+            roots.extend([sqrt(n) for n in range(len(roots), 2 * root.n + 64)])
         node = root
         path = [root]
         # selection and expansion
@@ -814,19 +860,29 @@ def _simulations(
                     node = child
                     break
                 lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
-                for ch in node.children:
-                    # A proven child can teach nothing more: the node's lower bound already
-                    # holds its value, so only unproven children (which might be better) are
-                    # explored.
-                    if ch.proven is not None and solver:
-                        continue
-                    n = ch.n
-                    score = ch.w / n + lg / sqrt(n)
-                    if bias:
-                        score += bias * ch.h / (n + 1)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
+                if plain:  # the common case, every child of every node on the path: the loop
+                    # below without the branches that cannot be taken
+                    for ch in node.children:
+                        if ch.proven is None:
+                            n = ch.n
+                            score = ch.w / n + lg / roots[n]
+                            if score > best_score:
+                                best_score = score
+                                best = ch
+                else:
+                    for ch in node.children:
+                        # A proven child can teach nothing more: the node's lower bound already
+                        # holds its value, so only unproven children (which might be better)
+                        # are explored.
+                        if ch.proven is not None and solver:
+                            continue
+                        n = ch.n
+                        score = ch.w / n + lg / roots[n]
+                        if bias:
+                            score += bias * ch.h / (n + 1)
+                        if score > best_score:
+                            best_score = score
+                            best = ch
             if best is None:  # every child proven (only without the solver's bookkeeping)
                 best = max(node.children, key=lambda ch: ch.proven or 0.0)
             node = best
@@ -837,7 +893,7 @@ def _simulations(
             if node.mover == _NONE:
                 r0 = node.proven if node.player == 0 else 1.0 - node.proven
         elif evaluated:
-            priors, v = yield node.state, fold_in(k_playout, sims)
+            priors, v = yield node.state, sim_keys[sims]
             # v is for the player to move in the leaf; the other player's is -v
             r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
             if puct:

@@ -31,16 +31,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
+from itertools import islice
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from attrs import evolve, field, fields, frozen
 from pyrsistent import PMap, pmap
 
-from purestate.core.agent import Decision, check_seat
-from purestate.core.episode import Episode
-from purestate.core.game import Game
-from purestate.core.keys import Key, weighted_index
+from purestate.core.agent import Agent, Decision, check_seat
+from purestate.core.episode import Episode, agent_moves, resign_returns
+from purestate.core.game import Game, require_game
+from purestate.core.hooks import observation_of
+from purestate.core.keys import Key, fold_in, weighted_index
+from purestate.core.learning import train
 from purestate.core.memo import memo
 from purestate.core.spec import SpecError, build, format_spec
 from purestate.solve.bounds import require_whole_game
@@ -304,10 +307,11 @@ class Menace:
         moves = tuple(box)
         counts = [box[m] for m in moves]
         if sum(counts) == 0:
-            if self.empty != "refill":
+            index = box_index(game, table.seat, self.include_forced, self.dedupe)
+            refilled = self._refill(len(moves), index, k)
+            if refilled is None:
                 return Decision(None)
-            stage = box_index(game, table.seat, self.include_forced, self.dedupe)[k].stage
-            counts = [self.stage_beads(stage)] * len(moves)
+            counts = refilled
         chosen = moves[weighted_index(key, counts)]
         return Decision(game.transform_move(chosen, game.inverse(g)))
 
@@ -335,18 +339,68 @@ class Menace:
         self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
     ) -> MenaceTable:
         """Add the outcome's incentive to the drawn bead's colour in every box used."""
-        win, draw, loss = self.incentives
         outcome = episode.outcome(seat)
-        delta = win if outcome > 0 else loss if outcome < 0 else draw
-        floor = 1 if self.empty == "floor" else 0
         ev = table.boxes.evolver()
         for k, canon, info in self._beads_used(game, table, episode, seat):
             box = ev[k]
             if self.empty == "refill" and sum(box.values()) == 0 and info is not None:
                 box = pmap({m: self.stage_beads(info.stage) for m in box})
-            # the limit keeps every table learning makes loadable (large incentives would pass it)
-            ev[k] = box.set(canon, min(BEAD_LIMIT, max(floor, box[canon] + delta)))
+            ev[k] = box.set(canon, self._rewarded(box[canon], outcome))
         return MenaceTable(table.seat, ev.persistent())
+
+    def _refill(self, moves: int, index: Mapping[str, Box], k: str) -> list[int] | None:
+        """What the empty box ``k`` of ``moves`` moves is drawn from: ``stage_beads`` on each
+        with ``empty=refill`` (its stage read in ``index``), None (MENACE resigns) otherwise."""
+        if self.empty != "refill":
+            return None
+        return [self.stage_beads(index[k].stage)] * moves
+
+    def _rewarded(self, count: int, outcome: int) -> int:
+        """A drawn colour's bead count after a game of ``outcome`` (+1, 0, -1) for MENACE."""
+        win, draw, loss = self.incentives
+        delta = win if outcome > 0 else loss if outcome < 0 else draw
+        floor = 1 if self.empty == "floor" else 0
+        # the limit keeps every table learning makes loadable (large incentives would pass it)
+        return min(BEAD_LIMIT, max(floor, count + delta))
+
+    def train_games(
+        self,
+        game: Game[Any, Any],
+        table: MenaceTable,
+        seat: int,
+        opponent: Agent,
+        opponent_table: Any,
+        key: Key,
+        games: int,
+        start: int = 0,
+    ) -> tuple[MenaceTable, tuple[Episode, ...]]:
+        """Games ``start`` .. ``start + games - 1`` against ``opponent`` (which does not learn):
+        the table after the last game and the episodes (the ``FusedTraining`` hook).
+
+        Exactly the games and tables of the fold (``act``, then ``learn`` after each game; a test
+        compares them), with the beads of the boxes met kept in local lists for the whole call
+        and one persistent table built at the end. Stops after a game MENACE refused to play.
+        """
+        played: list[Episode] = []
+        if observation_of(game) is not None:
+            # MENACE sees a view there, and learns from the true positions: the fold itself
+            tables = (table, opponent_table) if seat == 0 else (opponent_table, table)
+            agents = (self, opponent) if seat == 0 else (opponent, self)
+            steps = train(game, agents, tables, key, learning=(seat == 0, seat == 1), start=start)
+            for step in islice(steps, games):
+                table = step.tables[seat]
+                played.append(step.episode)
+                if _refused(step.episode, seat):
+                    break
+            return table, tuple(played)
+        loop = _TrainingLoop(self, game, table, seat)
+        for i in range(start, start + games):
+            ep, drawn = loop.play(opponent, opponent_table, fold_in(key, i))
+            loop.learn(ep, drawn)
+            played.append(ep)
+            if _refused(ep, seat):
+                break  # every later game is refused too
+        return loop.table(), tuple(played)
 
     def drawn(
         self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
@@ -375,9 +429,7 @@ class Menace:
             if index is None:
                 index = box_index(game, table.seat, self.include_forced, self.dedupe)
             info = index.get(k)
-            canon = game.transform_move(move, g)
-            if info is not None:
-                canon = info.orbit.get(canon, canon)
+            canon = _colour(game, info, move, g)
             if canon not in box:
                 continue  # a move this box has no bead colour for (not MENACE's own choice)
             yield k, canon, info
@@ -495,3 +547,143 @@ class Menace:
                     f"box {k}: no bead count for move {game.format_move(m)} (0 for none){hint}"
                 )
         return pmap(box)
+
+
+class _TrainingLoop:
+    """MENACE learning game after game inside one ``train_games`` call, on a game that hides
+    nothing (the position MENACE sees is the one ``learn`` reads).
+
+    The boxes met so far are mutable bead lists (moves in the table's order, so every draw is
+    ``act``'s), read from the table once and written back once. What ``act`` and ``learn`` work
+    out from a position (its box, its moves in the position's own frame, the colour each one
+    rewards) is a pure function of the position, worked out once per call; a game remembers the
+    beads it drew and learning adds the incentive to them, in ``learn``'s order.
+    """
+
+    def __init__(self, menace: Menace, game: Game[Any, Any], table: MenaceTable, seat: int):
+        require_game(game)  # as ``play`` does before a game
+        self.menace, self.game, self.seat, self.start = menace, game, seat, table
+        self.index = box_index(game, table.seat, menace.include_forced, menace.dedupe)
+        self.beads: dict[str, list[int]] = {}  # box key -> bead counts, in the box's order
+        self.positions: dict[Any, _Position] = {}
+
+    def position(self, state: Any) -> _Position:
+        """What MENACE's box says about ``state`` (remembered for the call)."""
+        found = self.positions.get(state)
+        if found is not None:
+            return found
+        game = self.game
+        k, g = box_key(game, state)
+        box = self.start.boxes.get(k)
+        if box is None:  # a forced move (or an error, raised as ``act`` raises it)
+            found = _Position(k, None, (_forced(game, state, game.legal(state), k),), (), None)
+        else:
+            moves = tuple(box)
+            counts = self.beads.get(k)
+            if counts is None:
+                counts = self.beads[k] = [box[m] for m in moves]
+            info = self.index.get(k)
+            back = game.inverse(g)
+            here = tuple(game.transform_move(m, back) for m in moves)
+            colours = {m: i for i, m in enumerate(moves)}
+            # the colour ``learn`` rewards for each move MENACE may draw here (None: none)
+            rewards = tuple(colours.get(_colour(game, info, m, g)) for m in here)
+            stage = None if info is None else info.stage
+            found = _Position(k, counts, here, rewards, stage)
+        self.positions[state] = found
+        return found
+
+    def play(self, opponent: Agent, opponent_table: Any, key: Key) -> tuple[Episode, list[Any]]:
+        """One game, as ``core.episode.plies`` plays it with ``fold_in(key, ply)`` per ply, and
+        the beads MENACE drew (``(counts, colour, stage)``, in the order of its moves)."""
+        game, seat, menace = self.game, self.seat, self.menace
+        is_over, to_move, step = game.is_over, game.to_move, game.step
+        positions, position = self.positions, self.position
+        state = game.initial()
+        states = [state]
+        moves: list[Any] = []
+        movers: list[int] = []
+        drawn: list[Any] = []
+        theirs = opponent_table  # a search may replace its table within one game
+        ply = 0
+        while not is_over(state):
+            p = to_move(state)
+            if p == seat:
+                here = positions.get(state) or position(state)
+                counts = here.counts
+                if counts is None:
+                    move = here.moves[0]
+                else:
+                    weights: list[int] | None = counts
+                    if sum(counts) == 0:
+                        weights = menace._refill(len(counts), self.index, here.key)
+                    if weights is None:
+                        return Episode(tuple(states), tuple(moves), tuple(movers),
+                                       resign_returns(p), p), drawn  # fmt: skip
+                    j = weighted_index(fold_in(key, ply), weights)
+                    move = here.moves[j]
+                    if here.rewards[j] is not None:
+                        drawn.append((counts, here.rewards[j], here.stage))
+                after = step(state, move)
+            else:
+                decision, after = agent_moves(game, opponent, theirs, state, p, fold_in(key, ply),
+                                              None)  # fmt: skip
+                if decision.table is not None:
+                    theirs = decision.table
+                move = decision.move
+                if after is None:
+                    return Episode(tuple(states), tuple(moves), tuple(movers), resign_returns(p),
+                                   p), drawn  # fmt: skip
+            state = after
+            states.append(state)
+            moves.append(move)
+            movers.append(p)
+            ply += 1
+        return Episode(tuple(states), tuple(moves), tuple(movers), game.returns(state)), drawn
+
+    def learn(self, episode: Episode, drawn: list[Any]) -> None:
+        """``Menace.learn`` on the beads kept here: the beads drawn, in the order drawn."""
+        menace, outcome = self.menace, episode.outcome(self.seat)
+        refill = menace.empty == "refill"
+        for counts, i, stage in drawn:
+            if refill and stage is not None and sum(counts) == 0:
+                counts[:] = [menace.stage_beads(stage)] * len(counts)
+            counts[i] = menace._rewarded(counts[i], outcome)
+
+    def table(self) -> MenaceTable:
+        """The table with every box met written back."""
+        ev = self.start.boxes.evolver()
+        for k, counts in self.beads.items():
+            ev[k] = pmap(dict(zip(ev[k], counts, strict=True)))
+        return MenaceTable(self.start.seat, ev.persistent())
+
+
+@frozen
+class _Position:
+    """What ``_TrainingLoop`` needs of a position MENACE faces.
+
+    Attributes:
+        key: The box key.
+        counts: The box's bead counts (shared by every position of the box), None without a box.
+        moves: The box's moves in this position's frame (without a box: the forced move).
+        rewards: For each of ``moves``, the index in ``counts`` that ``learn`` rewards, or None.
+        stage: MENACE's move number for the box, None for a box the configuration does not make.
+    """
+
+    key: str
+    counts: list[int] | None = field(eq=False)
+    moves: tuple[Any, ...]
+    rewards: tuple[int | None, ...]
+    stage: int | None
+
+
+def _refused(episode: Episode, seat: int) -> bool:
+    """Whether MENACE, at ``seat``, resigned before its first move (its first box is empty)."""
+    return episode.resigned == seat and seat not in episode.movers
+
+
+def _colour(game: Game[Any, Any], info: Box | None, move: Any, g: int) -> Any:
+    """The bead colour (a move in the box's frame) that ``move`` played in a position mapped to
+    its box by symmetry ``g`` draws from: the box's own move for it, merged by ``dedupe``."""
+    canon = game.transform_move(move, g)
+    return canon if info is None else info.orbit.get(canon, canon)

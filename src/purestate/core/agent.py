@@ -218,6 +218,34 @@ class FusedSelfplay(Protocol):
         ...
 
 
+class FusedTraining(Protocol):
+    """A learner with its own loop for learning against an opponent that does not learn
+    (``menace``)."""
+
+    def train_games(
+        self,
+        game: Game[Any, Any],
+        table: Any,
+        seat: int,
+        opponent: Any,
+        opponent_table: Any,
+        key: Key,
+        games: int,
+        start: int = 0,
+    ) -> tuple[Any, tuple[Any, ...]]:
+        """Games ``start`` .. ``start + games - 1`` of learning from ``seat`` against
+        ``opponent`` (an agent whose ``learns`` is False, playing from ``opponent_table``): the
+        learner's table after the last game and the episodes.
+
+        Called by ``Selfplay.play`` instead of the generic fold when the opponent does not learn;
+        returns exactly the episodes and tables the fold (``core.learning.train`` with only
+        ``seat`` learning) gives for the same key, only faster. Stops early after a game the
+        learner refused to play (it resigned before its first move, as MENACE with an empty
+        first box): the run ends there.
+        """
+        ...
+
+
 class CoversPositions(Protocol):
     """A learner that says which positions its table covers."""
 

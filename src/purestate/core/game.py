@@ -8,11 +8,16 @@ conformance suite) only ever use this protocol, never a concrete game.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from attrs import Factory, field, frozen
 
+from purestate.core.keys import Draws
 from purestate.core.memo import memo
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 S = TypeVar("S", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -222,14 +227,28 @@ class Game(Protocol[S, M]):
 class Playout(Protocol):
     """A game with a fast random game to the end (MCTS rollouts; ``mcts:playout=random``)."""
 
-    def playout(self, state: Any, key: int) -> tuple[float, float]:
+    def playout(self, state: Any, key: int, draws: Draws = "counter") -> tuple[float, float]:
         """The returns at the end of a uniformly random game from ``state``.
 
         Called by Monte Carlo search for every rollout, from any state (a finished one gives
         ``returns(state)``). Must return what ``returns`` gives at the end of the game that
         choosing ``legal(s)[int(r * len(legal(s)))]`` with ``r`` drawn in turn from
-        ``keys.generator(key).random`` plays, and so the same distribution as stepping uniformly
-        random legal moves; pure: the same state and key give the same returns.
+        ``keys.draws(key, draws)`` plays (``keys.stream(key)``; ``draws="mersenne"``, what
+        runs before format 3 drew: ``keys.generator(key).random``), and so the same distribution
+        as stepping uniformly random legal moves; pure: the same state and key give the same
+        returns, compiled or not (``core.batch.random_returns`` is the definition).
+        """
+        ...
+
+
+class BatchPlayouts(Protocol):
+    """A game that plays many random games in one call (``core.batch.playouts``)."""
+
+    def playouts(self, states: Sequence[Any], ks: npt.NDArray[np.uint64]) -> Any:
+        """The returns at the end of the uniformly random game from ``states[i]`` that key
+        ``ks[i]`` draws, as a float64 array of shape ``(len(ks), 2)``; one state stands for
+        all. Each game is ``core.batch.random_returns(game, states[i], ks[i])``: the same
+        moves, compiled or not.
         """
         ...
 
@@ -401,7 +420,9 @@ class DecisivePlayout(Protocol):
     """A game with a fast decisive random game to the end (MCTS rollouts: ``mcts:playout=auto``,
     ``decisive`` and ``antidecisive``)."""
 
-    def decisive_playout(self, state: Any, key: int, anti: bool = False) -> tuple[float, float]:
+    def decisive_playout(
+        self, state: Any, key: int, anti: bool = False, draws: Draws = "counter"
+    ) -> tuple[float, float]:
         """The returns at the end of a random game from ``state`` in which a player who can win at
         once does (and, with ``anti``, a player who can avoid letting the opponent win at once
         does).
@@ -409,11 +430,25 @@ class DecisivePlayout(Protocol):
         Called by Monte Carlo search for every rollout, from any state (a finished one gives
         ``returns(state)``). Each ply: if a move of ``legal(s)`` ends the game with the mover's
         return above 0, the first such move is played; otherwise the move ``legal(s)[i]`` with
-        ``i = int(r * len(legal(s)))`` and ``r`` the next draw of ``keys.generator(key).random``
+        ``i = int(r * len(legal(s)))`` and ``r`` the next draw of ``keys.draws(key, draws)``
         (a draw only on plies with no winning move), or with ``anti`` the first move from ``i``
         on, cyclically, after which the opponent cannot end the game at once with their return
         above 0 (``legal(s)[i]`` when every move lets them). Must return what ``returns`` gives at
         the end of that game, the one ``agents.mcts.decisive_playout`` plays with the same draws;
         pure: the same state, key and ``anti`` give the same returns.
+        """
+        ...
+
+
+class EndingMoves(Protocol):
+    """A game that tells which moves end it without stepping each (MCTS's decisive expansion)."""
+
+    def ending_moves(self, state: Any) -> tuple[Any, ...]:
+        """The moves of ``legal(state)`` after which the game is over, in ``legal``'s order.
+
+        Called by Monte Carlo search on every new node with ``decisive`` expansion (the
+        default), instead of stepping every legal move to ask ``is_over``: it must be exactly
+        ``tuple(m for m in legal(state) if is_over(step(state, m)))``, and () once the game is
+        over. Pure.
         """
         ...

@@ -72,6 +72,9 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
     MappingProxyType(
         {"mcts": MappingProxyType({"c": "1.0", "playout": "random", "decisive": "false"})}
     ),
+    # version 2 -> 3: the games' playout kernels draw from the counter stream (keys.stream),
+    # which the compiled kernels share, instead of a random.Random seeded per playout
+    MappingProxyType({"mcts": MappingProxyType({"draws": "mersenne"})}),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

@@ -1,12 +1,14 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``DecisivePlayout``, ``Scored``, ``Unscored``, ``Observed``, ``NumberedMoves``, ``LabelledBoard``,
-``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats`` and, for evaluations and move scores,
-``MadeFor`` beside ``Game`` (``core/game.py``); ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``,
-``SelfplayTables``, ``FusedSelfplay``, ``CoversPositions``, ``FromParams`` and ``ArrayTable``
-beside ``Agent`` (``core/agent.py``); ``SizedSolver``, ``CachedSolver`` and ``ArraySolution``
-beside ``Solution`` (``purestate/solve/__init__.py``).
+``BatchPlayouts``, ``DecisivePlayout``, ``EndingMoves``, ``Scored``, ``Unscored``, ``Observed``,
+``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
+and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
+``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
+``FusedTraining``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent``
+(``core/agent.py``);
+``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
+(``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
 
 Every function here returns the hook (a bound method, or the declared value) or ``None`` when the
@@ -20,10 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from purestate.core.agent import ArrayTable
     from purestate.core.game import Game
 
-PlayoutFn = Callable[[Any, int], tuple[float, float]]
+PlayoutFn = Callable[..., tuple[float, float]]
+"""``playout(state, key, draws="counter")``."""
+BatchPlayoutsFn = Callable[[Sequence[Any], Any], Any]
 ScoreFn = Callable[[Any], tuple[float, float]]
 UnscoredFn = Callable[[Any], Any]
 ObservationFn = Callable[[Any, int], Any]
@@ -35,6 +38,7 @@ CheckGameFn = Callable[["Game[Any, Any]"], None]
 GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
 SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
+TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 PositionsFn = Callable[["Game[Any, Any]", Any], list[Any]]
 FromParamsFn = Callable[[dict[str, str]], Any]
 
@@ -52,6 +56,12 @@ def _method(x: Any, name: str) -> Any:
 def playout_of(game: Any) -> PlayoutFn | None:
     """The game's fast random game to the end (``Playout``), or None."""
     found: PlayoutFn | None = _method(game, "playout")
+    return found
+
+
+def batch_playouts_of(game: Any) -> BatchPlayoutsFn | None:
+    """The game's many random games in one call (``BatchPlayouts``), or None."""
+    found: BatchPlayoutsFn | None = _method(game, "playouts")
     return found
 
 
@@ -220,21 +230,30 @@ def selfplay_games_of(agent: Any) -> SelfplayGamesFn | None:
     return found
 
 
+def train_games_of(agent: Any) -> TrainGamesFn | None:
+    """The learner's fused loop against an opponent that does not learn (``FusedTraining``), or
+    None."""
+    found: TrainGamesFn | None = _method(agent, "train_games")
+    return found
+
+
 def positions_of(agent: Any) -> PositionsFn | None:
     """The learner's list of the positions a table covers (``CoversPositions``), or None."""
     found: PositionsFn | None = _method(agent, "positions")
     return found
 
 
-def array_table_of(agent: Any) -> ArrayTable | None:
+def array_table_of(agent: Any) -> Any | None:
     """The agent itself if its tables are saved as arrays (``ArrayTable``: a ``table_format``
-    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none)."""
+    text and ``table_to_arrays``/``table_from_arrays``), or None (a JSON table, or none).
+
+    Typed ``Any``: ``core.agent`` (where ``ArrayTable`` is declared) imports this module, and a
+    circle through ``TYPE_CHECKING`` is still a circle; callers annotate the result."""
     if not isinstance(getattr(agent, "table_format", None), str):
         return None
     if _method(agent, "table_to_arrays") is None or _method(agent, "table_from_arrays") is None:
         return None
-    found: ArrayTable = agent
-    return found
+    return agent
 
 
 def from_params_of(cls: Any) -> FromParamsFn | None:
@@ -267,10 +286,22 @@ def to_array_of(solution: Any) -> Callable[[], Any] | None:
 # -- the decisive playout hook (declared at the end of core/game.py) ------------------------------
 
 
-DecisivePlayoutFn = Callable[[Any, int, bool], tuple[float, float]]
+DecisivePlayoutFn = Callable[..., tuple[float, float]]
+"""``decisive_playout(state, key, anti=False, draws="counter")``."""
 
 
 def decisive_playout_of(game: Any) -> DecisivePlayoutFn | None:
     """The game's fast decisive random game to the end (``DecisivePlayout``), or None."""
     found: DecisivePlayoutFn | None = _method(game, "decisive_playout")
+    return found
+
+
+EndingMovesFn = Callable[[Any], tuple[Any, ...]]
+"""``ending_moves(state)``."""
+
+
+def ending_moves_of(game: Any) -> EndingMovesFn | None:
+    """The game's moves that end it from a state, found without stepping (``EndingMoves``), or
+    None."""
+    found: EndingMovesFn | None = _method(game, "ending_moves")
     return found

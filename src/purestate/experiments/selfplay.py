@@ -2,7 +2,7 @@
 
 ``Selfplay`` names the game, the learner, the opponent, the learner's seat and the seed. It builds
 the agents and tables and hands out the lazy ``train`` fold, or plays a stretch of it with
-``play`` (through a learner's fused self-play loop when it has one); the shell decides how many
+``play`` (through a learner's fused loop when it has one); the shell decides how many
 games to take, shows progress and writes files. ``summarize`` turns the outcomes into the
 figures a user reads (W/D/L per block, resignations, Scroggs' cumulative bead change).
 """
@@ -18,7 +18,7 @@ from attrs import frozen
 from purestate.core.agent import Agent, check_game
 from purestate.core.episode import Episode
 from purestate.core.game import Game
-from purestate.core.hooks import selfplay_games_of, selfplay_tables
+from purestate.core.hooks import TrainGamesFn, selfplay_games_of, selfplay_tables, train_games_of
 from purestate.core.keys import key
 from purestate.core.learning import TrainStep, blocks, cumulative_incentive, last_loss, tally, train
 from purestate.core.memo import memo
@@ -122,19 +122,35 @@ class Selfplay:
         """Games ``start`` .. ``start + games - 1`` of the run from ``tables``.
 
         The same games and tables as that stretch of ``run``; a learner playing itself on one
-        table through its fused loop (``selfplay_games``, as ``qlearning`` and ``sarsa`` have)
-        plays them several times faster. Stops early after a game the learner refused to play
-        (MENACE's empty first box).
+        table through its fused loop (``selfplay_games``, as ``qlearning`` and ``sarsa`` have), or
+        one learning against an opponent that does not learn through its own (``train_games``,
+        as ``menace`` has), plays them several times faster. Stops early after a game the learner
+        refused to play (MENACE's empty first box).
         """
         fused = selfplay_games_of(self.agents()[0]) if self.shared else None
         if fused is not None:
             table, played = fused(game, tables[0], key(self.seed), games, start)
             return Stretch(start, played, (table, table), False)
+        against_fixed = self._train_games()
+        if against_fixed is not None:
+            me, opp = self.seat, self.agents()[1]
+            mine, played = against_fixed(game, tables[me], me, opp, tables[1 - me],
+                                         key(self.seed), games, start)  # fmt: skip
+            after = (mine, tables[1]) if me == 0 else (tables[0], mine)
+            gone = bool(played) and refused(played[-1], me)
+            return Stretch(start, played, after, gone)
         one_by_one = list(self._one_by_one(game, tables, start, games))
         if not one_by_one:
             return Stretch(start, (), tables, False)
         last = one_by_one[-1]
         return Stretch(start, tuple(s.episodes[0] for s in one_by_one), last.tables, last.refused)
+
+    def _train_games(self) -> TrainGamesFn | None:
+        """The learner's fused loop against an opponent that does not learn, if both hold."""
+        learner, opp = self.agents()
+        if self.opponent == SELF or opp.learns:
+            return None
+        return train_games_of(learner)
 
     def _one_by_one(
         self, game: Game[Any, Any], tables: tuple[Any, Any], start: int, games: int
@@ -148,8 +164,10 @@ class Selfplay:
 
     @property
     def fused(self) -> bool:
-        """Whether ``play`` goes through the learner's fused self-play loop."""
-        return self.shared and selfplay_games_of(self.agents()[0]) is not None
+        """Whether ``play`` goes through one of the learner's fused loops (self-play on one
+        table, or learning against an opponent that does not learn)."""
+        shared = self.shared and selfplay_games_of(self.agents()[0]) is not None
+        return shared or self._train_games() is not None
 
     def stretches(
         self,
@@ -174,6 +192,8 @@ class Selfplay:
                 size = min(size, checkpoint - played % checkpoint)
             stretch = self.play(game, tables, played, size)
             yield stretch
+            if stretch.refused:
+                return
             tables = stretch.tables
             played += len(stretch.episodes)
 

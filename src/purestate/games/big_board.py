@@ -558,23 +558,45 @@ class BigBoardGame(Generic[S]):
         """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
         raise NotImplementedError
 
-    def playout(self, state: S, key: keys.Key) -> tuple[float, float]:
+    def _compiled_playout(self, state: S, key: keys.Key) -> tuple[float, float] | None:
+        """``playout`` (counter draws, a game not over) by the game's compiled kernel, or None
+        where it has none or numba is missing."""
+        return None
+
+    def playout(
+        self, state: S, key: keys.Key, draws: keys.Draws = "counter"
+    ) -> tuple[float, float]:
         """The result of a uniformly random game from ``state`` to the end.
 
         The same distribution as choosing uniformly among ``legal`` and calling ``step`` until
-        the end, but on local ints with no state objects (the game's ``_random_game``), for
-        Monte Carlo search.
+        the end, but on local ints with no state objects (the game's ``_random_game``, or its
+        compiled kernel where it has one and numba is installed: the same game), for Monte Carlo
+        search. Each move is ``legal(s)[int(r * len(legal(s)))]``, ``r`` the next draw.
 
         Args:
             state: Where to start.
             key: Consumed: the randomness of the whole playout.
+            draws: ``"counter"`` (``keys.stream(key)``) or ``"mersenne"``
+                (``keys.generator(key).random``, the draws before run format 3).
 
         Returns:
             The returns at the end, as ``returns`` gives them.
         """
         if state.target == GAME_OVER:
             return self.returns(state)
-        return self._random_game(state, keys.generator(key).random)
+        if draws == "counter":
+            fast = self._compiled_playout(state, key)
+            if fast is not None:
+                return fast
+        return self._random_game(state, keys.draws(key, draws))
+
+    def python_playout(
+        self, state: S, key: keys.Key, draws: keys.Draws = "counter"
+    ) -> tuple[float, float]:
+        """``playout`` on the pure path: the reference a compiled kernel is checked against."""
+        if state.target == GAME_OVER:
+            return self.returns(state)
+        return self._random_game(state, keys.draws(key, draws))
 
     def transform_move(self, move: int, sym: int) -> int:
         """The move ``sym`` carries ``move`` to."""

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
 
-from purestate.core import keys
+from purestate.core import compiled, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import memo
 from purestate.core.picture import (
@@ -41,8 +42,10 @@ from purestate.core.symmetry import PermutationGroup
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 MARKS = ("X", "O")
+_WINNER_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))  # by a kernel's winner + 1 (-1: a draw)
 MIN_SIZE, MAX_SIZE = 4, 9  # columns and rows; 9 keeps the 1-based columns single digits
 # Positions decode checks for a way to have played their stones in turn (see ``_interleaves``):
 # enough for any board that arises in a game, which the first dive finds; a board built to defeat
@@ -358,6 +361,7 @@ class ConnectFour:
     _bottom: tuple[int, ...] = field(init=False, eq=False, repr=False)
     _column_mask: tuple[int, ...] = field(init=False, eq=False, repr=False)
     _has_line: Callable[[int], bool] = field(init=False, eq=False, repr=False)
+    _compiles: bool = field(init=False, eq=False, repr=False)  # the board fits the kernels
 
     def __attrs_post_init__(self) -> None:
         for name, v in (("columns", self.columns), ("rows", self.rows)):
@@ -385,6 +389,7 @@ class ConnectFour:
             solver="purestate.solve.connect_four:solve",
         )
         object.__setattr__(self, "_spec", spec)
+        object.__setattr__(self, "_compiles", self.columns * (self.rows + 1) <= 63)
 
     # -- facts ------------------------------------------------------------------------------
 
@@ -462,16 +467,74 @@ class ConnectFour:
         _set_o(child, o)
         return child
 
-    def playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The columns after which the game is over, left to right (``EndingMoves``): the
+        mover's winning cells among the playable ones (the threat test, once for the whole
+        board), or the last empty cell."""
+        mask = state.x | state.o
+        if state.winner >= 0 or mask == self._full:
+            return ()
+        b = self._board
+        playable = (mask + b.bottoms) & self._full
+        mine = state.o if state.to_move else state.x
+        # nobody can win at once before holding ``connect - 1`` stones
+        ends = b.threats(mine) & playable if mine.bit_count() >= self.connect - 1 else 0
+        if (mask | playable) == self._full and playable.bit_count() == 1:
+            ends = playable  # the last cell: the game ends, won or drawn
+        if not ends:
+            return ()
+        column_mask = self._column_mask
+        return tuple(c for c in self._legal[mask & self._tops] if ends & column_mask[c])
+
+    def playout(
+        self, state: State, key: keys.Key, draws: keys.Draws = "counter"
+    ) -> tuple[float, float]:
         """The returns at the end of a uniformly random game from ``state`` (MCTS rollouts).
 
         The game ``legal(s)[int(r * len(legal(s)))]`` plays, ``r`` drawn in turn from
-        ``keys.generator(key).random``, on local ints with no state objects.
+        ``keys.stream(key)`` (``draws="mersenne"``: from ``keys.generator(key).random``, as
+        before run format 3); compiled where numba is and the board fits 63 bits, else
+        ``python_playout``, with the same result.
         """
+        if state.winner < 0 and draws == "counter" and self._compiles:
+            kernel = compiled.kernels("connect_four")
+            if kernel is not None:
+                w = kernel.playout(
+                    state.x, state.o, state.to_move, self.columns, self.rows, self.connect,
+                    compiled.as_int64(key),
+                )  # fmt: skip
+                return _WINNER_RETURNS[w + 1]
+        return self.python_playout(state, key, draws)
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call, where numba is
+        and the board fits 63 bits."""
+        import numpy as np
+
+        kernel = compiled.kernels("connect_four")
+        if kernel is None or not self._compiles:
+            return python_batch(self, states, ks)
+        fields = np.array([(s.x, s.o, s.to_move, s.winner) for s in states], np.int64)
+        if len(states) == 1:
+            fields = np.repeat(fields, len(ks), axis=0)
+        xs, os, ps, ws = (np.ascontiguousarray(fields[:, i]) for i in range(4))
+        signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
+        winners = kernel.playouts(xs, os, ps, ws, signed, self.columns, self.rows, self.connect)
+        returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
+        return returns
+
+    def python_playout(
+        self, state: State, key: keys.Key, draws: keys.Draws = "counter"
+    ) -> tuple[float, float]:
+        """``playout`` on local Python ints: the reference the compiled kernel is checked
+        against, and the path without numba."""
         if state.winner >= 0:
             return self.returns(state)
         legal, tops, bottom, column_mask = self._legal, self._tops, self._bottom, self._column_mask
-        rnd = keys.generator(key).random
+        rnd = keys.draws(key, draws)
         mover = state.to_move
         mine, theirs = (state.x, state.o) if mover == 0 else (state.o, state.x)
         mask = mine | theirs
@@ -515,23 +578,39 @@ class ConnectFour:
         return (1.0, -1.0) if mover == 0 else (-1.0, 1.0)
 
     def decisive_playout(
-        self, state: State, key: keys.Key, anti: bool = False
+        self, state: State, key: keys.Key, anti: bool = False, draws: keys.Draws = "counter"
     ) -> tuple[float, float]:
         """The returns at the end of a random game from ``state`` in which a player who can line
         up ``connect`` at once does (MCTS's decisive rollouts, ``DecisivePlayout``).
 
         Each ply the mover wins if a playable cell completes one of their lines; otherwise they
         play ``legal(s)[i]`` with ``i = int(r * len(legal(s)))``, ``r`` drawn in turn from
-        ``keys.generator(key).random``, or with ``anti`` the first column from ``i`` on
-        (cyclically) after which the opponent cannot win at once, if there is one. A random move
-        then never wins, so no line test runs: each player's winning cells (the threat test) are
-        worked out again only when their stones change, on local ints with no state objects.
+        ``keys.stream(key)`` (``draws="mersenne"``: ``keys.generator(key).random``), or with
+        ``anti`` the first column from ``i`` on (cyclically) after which the opponent cannot win
+        at once, if there is one. Compiled where numba is and the board fits 63 bits, else
+        ``python_decisive_playout``, with the same result.
         """
+        if draws == "counter" and self._compiles and not self.is_over(state):
+            kernel = compiled.kernels("connect_four")
+            if kernel is not None:
+                w = kernel.decisive_playout(
+                    state.x, state.o, state.to_move, self.columns, self.rows, self.connect,
+                    anti, compiled.as_int64(key),
+                )  # fmt: skip
+                return _WINNER_RETURNS[w + 1]
+        return self.python_decisive_playout(state, key, anti, draws)
+
+    def python_decisive_playout(
+        self, state: State, key: keys.Key, anti: bool = False, draws: keys.Draws = "counter"
+    ) -> tuple[float, float]:
+        """``decisive_playout`` on local Python ints (the reference, and the path without
+        numba). A random move never wins, so no line test runs: each player's winning cells (the
+        threat test) are worked out again only when their stones change."""
         if self.is_over(state):
             return self.returns(state)
         legal, tops, bottom, column_mask = self._legal, self._tops, self._bottom, self._column_mask
         full, bottoms, threats = self._full, self._board.bottoms, self._board.threats
-        rnd = keys.generator(key).random
+        rnd = keys.draws(key, draws)
         mover = state.to_move
         mine, theirs = (state.x, state.o) if mover == 0 else (state.o, state.x)
         mask = mine | theirs

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
-from purestate.core import history
+from purestate.core import compiled, history, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo, memo
 from purestate.core.picture import INK, PLAYER_COLOURS, PLAYER_TINTS, document, el, move_data, text
@@ -34,12 +35,14 @@ from purestate.core.symmetry import PermutationGroup, permute_bits
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 OWNER_MARKS = ("A", "B")
 CHUNK = 12  # lines per legal-move look-up table (4,096 entries each)
 CANONICAL_MEMO_LIMIT = 1 << 16  # canonical forms remembered per board size
-# The biggest boards whose exact solver (2^lines table) runs in about 3 s, so ``play`` can open
-# with the perfect player: 3×3 (24 lines); each further line doubles the time.
+# The biggest boards whose exact solver (2^lines table) runs in a few seconds even without numba
+# (3×3: 1 s; 0.2 s compiled), so ``play`` can open with the perfect player: 3×3 (24 lines); each
+# further line doubles the time.
 QUICK_SOLVE_LINES = 24
 
 
@@ -284,6 +287,23 @@ def _canonical(b: Board, state: State) -> tuple[State, int]:
     return best, best_g
 
 
+_KERNEL_LINES = 63  # the compiled kernel's boards: lines in one int64
+
+
+@memo(size=32, why="one entry per board size in use, like ``board``")
+def _sides(rows: int, cols: int) -> np.ndarray:
+    """The compiled kernel's table of a board size (read-only): row ``i`` is (box bit, box mask,
+    box bit, box mask) of the one or two boxes line ``i`` borders, zeros for a missing second."""
+    import numpy as np
+
+    table = np.zeros((board(rows, cols).num_lines, 4), np.int64)
+    for i, boxes in enumerate(board(rows, cols).line_boxes):
+        for j, (box, mask) in enumerate(boxes):
+            table[i, 2 * j], table[i, 2 * j + 1] = box, mask
+    table.flags.writeable = False
+    return table
+
+
 def _parse_lines(text: str, n: int) -> int | None:
     if len(text) != n or any(ch not in "01" for ch in text):
         return None
@@ -496,6 +516,75 @@ class DotsAndBoxes:
         if why is not None:
             raise IllegalMove(f"not a dots_and_boxes position: {why}")
         return state
+
+    # -- random playouts: the pure kernel (the reference) and the compiled one --------------
+
+    def random_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+        """The returns at the end of the uniformly random game from ``state`` that ``key``
+        draws: each ply ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of
+        ``keys.stream(key)``. Compiled where numba is and the board has at most 63 lines, else
+        ``python_playout``, with the same result.
+
+        (Not the ``playout`` hook: with one, ``mcts:playout=auto`` would switch dots and boxes
+        from decisive to random playouts, a change of play, not of speed.)
+        """
+        if state.lines != self._full and self._num_lines <= _KERNEL_LINES:
+            kernel = compiled.kernels("dots_and_boxes")
+            if kernel is not None:
+                d = kernel.playout(
+                    state.lines, state.own0, state.own1, state.to_move,
+                    _sides(self.rows, self.cols), self._num_lines, compiled.as_int64(key),
+                )  # fmt: skip
+                return self._margin_returns(d)
+        return self.python_playout(state, key)
+
+    def python_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+        """``random_playout`` on local Python ints: the reference the compiled kernel is
+        checked against, and the path without numba."""
+        lines, full, line_boxes = state.lines, self._full, self._line_boxes
+        own = [state.own0, state.own1]
+        p = state.to_move
+        rand = keys.stream(key)
+        legal_of = self._board.legal_of
+        while lines != full:
+            moves = legal_of(lines)
+            m = moves[int(rand() * len(moves))]
+            lines |= 1 << m
+            got = 0
+            for box, mask in line_boxes[m]:
+                if lines & mask == mask:
+                    got |= box
+            if got:
+                own[p] |= got
+            else:
+                p ^= 1
+        return self._margin_returns(own[0].bit_count() - own[1].bit_count())
+
+    def _margin_returns(self, d: int) -> tuple[float, float]:
+        if not self.margin:
+            d = (d > 0) - (d < 0)
+        return (float(d), float(-d))
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``random_playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call, where numba is
+        and the board has at most 63 lines."""
+        import numpy as np
+
+        n = len(ks)
+        kernel = compiled.kernels("dots_and_boxes")
+        if kernel is None or self._num_lines > _KERNEL_LINES:
+            return python_batch(self, states, ks)
+        fields = np.array([(s.lines, s.own0, s.own1, s.to_move) for s in states], np.int64)
+        if len(states) == 1:
+            fields = np.repeat(fields, n, axis=0)
+        signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
+        d = kernel.playouts(fields, signed, _sides(self.rows, self.cols), self._num_lines)
+        if not self.margin:
+            d = np.sign(d)
+        return np.stack([d, -d], axis=1).astype(np.float64)
 
     # -- symmetries ------------------------------------------------------------------------
 

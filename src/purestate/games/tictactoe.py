@@ -7,11 +7,13 @@ first visit a step, the legal moves, the result and the canonical form are dict 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import frozen
 
+from purestate.core import compiled, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
 from purestate.core.memo import DictMemo
 from purestate.core.picture import (
@@ -31,6 +33,7 @@ from purestate.games.small_board import line_of
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 _LINES = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),  # rows
@@ -82,7 +85,7 @@ def winner(state: State) -> int | None:
 class _Node:
     """Everything about one reachable position, computed once."""
 
-    __slots__ = ("canonical", "children", "images", "legal", "over", "returns", "state")
+    __slots__ = ("canonical", "children", "ending", "images", "legal", "over", "returns", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -94,6 +97,11 @@ class _Node:
         )
         self.returns: tuple[float, float] = (
             (0.0, 0.0) if w is None else (1.0, -1.0) if w == 0 else (-1.0, 1.0)
+        )
+        mine = state.o if state.to_move else state.x
+        # the moves that make a line or fill the last square
+        self.ending: tuple[int, ...] = tuple(
+            m for m in self.legal if has_line(mine | 1 << m) or filled | 1 << m == FULL
         )
         self.children: list[State | None] = [None] * 9
         self.images: tuple[State, ...] | None = None
@@ -189,6 +197,11 @@ class TicTacToe:
         """(+1, -1) if X won, (-1, +1) if O won, (0, 0) for a draw or an unfinished game."""
         node = _NODES.get(state)
         return (node or _node(state)).returns
+
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The squares after which the game is over, in increasing order (``EndingMoves``)."""
+        node = _NODES.get(state)
+        return (node or _node(state)).ending
 
     def step(self, state: State, move: int) -> State:
         """Put the mover's mark on square ``move``.
@@ -319,6 +332,25 @@ class TicTacToe:
         """The square number."""
         return str(move)
 
+    def random_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+        """The module's ``random_playout``: a uniformly random game from ``state`` to the end,
+        compiled where numba is."""
+        return random_playout(state, key)
+
+    def python_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+        """The module's ``python_playout``: the reference the compiled kernel is checked
+        against."""
+        return python_playout(state, key)
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``random_playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call, where numba is."""
+        for s in states:
+            _node(s)  # a bad state is refused here, before any kernel sees its bits
+        return batch_playouts(states, ks)
+
     # -- planes and picture (optional hooks: core/game.py) --------------------------------------
 
     plane_shape = (3, 3, 2)
@@ -359,6 +391,84 @@ class TicTacToe:
                             stroke_width=3))  # fmt: skip
         side = 2 * _MARGIN + 3 * _CELL
         return document(side, side, "".join(parts), title, self.spec.name)
+
+
+# -- random playouts: the pure kernel (the reference) and the compiled one ---------------------
+
+WINS: tuple[bool, ...] = tuple(has_line(m) for m in range(512))
+"""``WINS[marks]``: whether a 9-bit board holds three in a row (the kernels' line test)."""
+_FREE = tuple(tuple(i for i in range(9) if not occ >> i & 1) for occ in range(512))
+_WINNER_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))  # by winner + 1 (-1: a draw)
+
+
+def random_winner(x: int, o: int, to_move: int, rand: Callable[[], float]) -> int:
+    """The winner (0, 1, or -1 for a draw) of the random game from a position that is not over,
+    each move ``free[int(rand() * len(free))]`` of the free squares in increasing order: the
+    pure kernel, which ``kernels/tictactoe.py`` compiles."""
+    while True:
+        free = _FREE[x | o]
+        if not free:
+            return -1
+        bit = 1 << free[int(rand() * len(free))]
+        if to_move == 0:
+            x |= bit
+            if WINS[x]:
+                return 0
+        else:
+            o |= bit
+            if WINS[o]:
+                return 1
+        to_move ^= 1
+
+
+def python_playout(state: State, key: keys.Key) -> tuple[float, float]:
+    """``random_playout`` on the pure path: the reference the compiled kernel is checked
+    against."""
+    node = _NODES.get(state) or _node(state)
+    if node.over:
+        return node.returns
+    return _WINNER_RETURNS[random_winner(state.x, state.o, state.to_move, keys.stream(key)) + 1]
+
+
+def random_playout(state: State, key: keys.Key) -> tuple[float, float]:
+    """The returns at the end of the uniformly random game from ``state`` that ``key`` draws.
+
+    Each ply plays ``legal(s)[int(r * len(legal(s)))]`` with ``r`` the next draw of
+    ``keys.stream(key)``; the compiled kernel where numba is installed, else the pure one, with
+    the same result. (Not the game's ``playout`` hook: with one, ``mcts:playout=auto`` would
+    switch tic-tac-toe from decisive to random playouts, a change of play, not of speed.)
+    """
+    kernel = compiled.kernels("tictactoe")
+    node = _NODES.get(state) or _node(state)
+    if kernel is None or node.over:
+        return python_playout(state, key)
+    # one packed int and the key as int64 (``compiled.as_int64`` written out): numba's call
+    # costs about a tenth of a microsecond per argument, a third of the whole playout
+    packed = state.x | state.o << 9 | state.to_move << 18
+    return _WINNER_RETURNS[kernel.playout(packed, key - (1 << 64) if key >> 63 else key) + 1]
+
+
+def batch_playouts(states: Sequence[State], ks: npt.NDArray[np.uint64]) -> npt.NDArray[np.float64]:
+    """``TicTacToe.playouts`` for valid states: one kernel call over arrays where numba is,
+    ``python_playout`` state by state where it is not."""
+    import numpy as np
+
+    n = len(ks)
+    kernel = compiled.kernels("tictactoe")
+    if kernel is None:
+        return python_batch(TicTacToe(), states, ks)
+    if len(states) == 1:
+        s = states[0]
+        xs = np.full(n, s.x, np.int64)
+        os = np.full(n, s.o, np.int64)
+        ps = np.full(n, s.to_move, np.int64)
+    else:
+        xs = np.fromiter((s.x for s in states), np.int64, n)
+        os = np.fromiter((s.o for s in states), np.int64, n)
+        ps = np.fromiter((s.to_move for s in states), np.int64, n)
+    winners = kernel.playouts(xs, os, ps, np.ascontiguousarray(ks, np.uint64).view(np.int64))
+    returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
+    return returns
 
 
 _CELL = 80

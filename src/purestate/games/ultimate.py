@@ -23,11 +23,13 @@ Carlo search.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
+from purestate.core import compiled, keys
+from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, ParseError
 from purestate.games.big_board import (
     GAME_OVER,
@@ -37,6 +39,10 @@ from purestate.games.big_board import (
     PackedBoards,
 )
 from purestate.games.small_board import EMPTY_CELLS, FREE_COUNT, FULL, MASK_IMAGES, WINS
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "GAME_OVER",
@@ -54,6 +60,9 @@ LAYOUT = BigBoards(1, "ultimate_tictactoe")
 """One big board: the tables, symmetries, codec and texts shared with Xtreme tic-tac-toe."""
 SYMMETRIES = LAYOUT.symmetries
 
+_LOW_BITS = 45  # the compiled kernel takes a player's bits as boards 0-4 and boards 5-8
+_LOW = (1 << _LOW_BITS) - 1
+_WINNER_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))  # by the kernel's winner + 1
 _MOVE_BOARD = LAYOUT.move_board
 _MOVE_CELL = LAYOUT.move_cell
 _LEGAL_IN = LAYOUT.legal_in
@@ -196,6 +205,75 @@ class UltimateTicTacToe(BigBoardGame[State]):
                 return _state(x, o, boards, GAME_OVER, 1 - state.to_move)
         c = _MOVE_CELL[move]
         return _state(x, o, boards, -1 if boards >> (18 + c) & 1 else c, 1 - state.to_move)
+
+    def ending_moves(self, state: State) -> tuple[int, ...]:
+        """The legal moves after which the game is over, in increasing order (``EndingMoves``).
+
+        Only a move that closes its small board can end the game, and only on a board whose
+        closing would give the mover a line of won boards or close the last open board: most
+        positions have no such board, and the answer costs a few look-ups instead of a step per
+        legal move.
+        """
+        t = state.target
+        if t == GAME_OVER:
+            return ()
+        boards = state.boards
+        closed = boards >> 18
+        won = boards >> 9 & FULL if state.to_move else boards & FULL
+        mine_all = state.o if state.to_move else state.x
+        occ_all = state.x | state.o
+        out: list[int] = []
+        for b in (t,) if t >= 0 else range(9):
+            bit = 1 << b
+            if closed & bit:
+                continue
+            line = WINS[won | bit]
+            last = closed | bit == FULL
+            if not (line or last):
+                continue
+            shift = 9 * b
+            mine = mine_all >> shift & FULL
+            occ = occ_all >> shift & FULL
+            for c in EMPTY_CELLS[occ]:
+                cell = 1 << c
+                # winning the board ends the game (a line, or the last board closed); filling
+                # it without a win ends it only when it was the last open board
+                if WINS[mine | cell] or (last and occ | cell == FULL):
+                    out.append(shift + c)
+        return tuple(out)
+
+    def _compiled_playout(self, state: State, key: keys.Key) -> tuple[float, float] | None:
+        """``playout`` by ``kernels/ultimate.py``, or None without numba."""
+        kernel = compiled.kernels("ultimate")
+        if kernel is None:
+            return None
+        x, o = state.x, state.o
+        w = kernel.playout(
+            x & _LOW, x >> _LOW_BITS, o & _LOW, o >> _LOW_BITS, state.boards, state.target,
+            state.to_move, compiled.as_int64(key),
+        )  # fmt: skip
+        return _WINNER_RETURNS[w + 1]
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call, where numba is."""
+        import numpy as np
+
+        kernel = compiled.kernels("ultimate")
+        if kernel is None:
+            return python_batch(self, states, ks)
+        rows = np.array(
+            [(s.x & _LOW, s.x >> _LOW_BITS, s.o & _LOW, s.o >> _LOW_BITS, s.boards, s.target,
+              s.to_move) for s in states],
+            np.int64,
+        )  # fmt: skip
+        if len(states) == 1:
+            rows = np.repeat(rows, len(ks), axis=0)
+        winners = kernel.playouts(rows, np.ascontiguousarray(ks, np.uint64).view(np.int64))
+        returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
+        return returns
 
     def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
         """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""

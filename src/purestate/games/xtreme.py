@@ -32,6 +32,7 @@ from typing import ClassVar, Literal
 
 from attrs import frozen
 
+from purestate.core import compiled, keys
 from purestate.core.game import GameSpec, ParseError
 from purestate.core.spec import SpecError
 from purestate.games.big_board import (
@@ -62,6 +63,8 @@ __all__ = [
 LAYOUT = BigBoards(2, "xtreme_tictactoe")
 """Two big boards: the tables, symmetries, codec and texts shared with ultimate tic-tac-toe."""
 ALL_CLOSED = LAYOUT.all_boards
+_WORD_BITS = 45  # the compiled kernel takes a player's bits as four words of five small boards
+_WORD = (1 << _WORD_BITS) - 1
 MAX_POINTS = 86
 SYMMETRIES = LAYOUT.symmetries
 """``g`` = D4 element ``g % 8`` on positions and cells together, then swap the big boards if
@@ -297,6 +300,22 @@ class XtremeTicTacToe(BigBoardGame[State]):
         closed = boards >> 36
         target = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
         return _state(x, o, boards, target, 1 - p, False)
+
+    def _compiled_playout(self, state: State, key: keys.Key) -> tuple[float, float] | None:
+        """``playout`` by ``kernels/xtreme.py``, or None without numba."""
+        kernel = compiled.kernels("xtreme")
+        if kernel is None:
+            return None
+        x, o = state.x, state.o
+        end = kernel.playout(
+            x & _WORD, x >> _WORD_BITS & _WORD, x >> 2 * _WORD_BITS & _WORD, x >> 3 * _WORD_BITS,
+            o & _WORD, o >> _WORD_BITS & _WORD, o >> 2 * _WORD_BITS & _WORD, o >> 3 * _WORD_BITS,
+            state.boards, state.target, state.to_move, state.bonus, compiled.as_int64(key),
+        )  # fmt: skip
+        if end < 2:
+            return (1.0, -1.0) if end == 0 else (-1.0, 1.0)
+        won = end - 2
+        return self._exhausted(won & ALL_CLOSED, won >> 18)
 
     def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
         """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""

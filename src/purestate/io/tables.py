@@ -119,7 +119,7 @@ def table_bytes(game: Game[Any, Any], agent: Agent, table: Any, seat: int, games
         FileFormatError: the agent has no table to save.
         TypeError: the agent's hook gave data a table file cannot hold (the agent's mistake).
     """
-    arrays = array_table_of(agent)
+    arrays: ArrayTable | None = array_table_of(agent)
     if arrays is None:
         return json_text(table_json(game, agent, table, seat, games)).encode("utf-8")
     meta, named = arrays.table_to_arrays(game, table)
@@ -195,7 +195,7 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
     Raises:
         FileFormatError: one line naming the file and what is wrong.
     """
-    arrays = array_table_of(agent)
+    arrays: ArrayTable | None = array_table_of(agent)
     p = persistent(agent) if arrays is None else None
     want = arrays.table_format if arrays is not None else persistent(agent).table_format
     raw = read_bytes(path, follow, MAX_TABLE_BYTES)

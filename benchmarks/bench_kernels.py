@@ -1,0 +1,395 @@
+"""The compiled playout kernels (issue 24) side by side with OpenSpiel, in one process, CPU time.
+
+Run: ``PYTHONPATH=src python benchmarks/bench_kernels.py [--reps R] [--seconds S] [--only PART]``
+
+Parts (``--only playouts|batch|compile|mcts|mcts-parts``; all by default):
+
+- **playouts**: random games from the start, one call per game, for tic-tac-toe, connect four,
+  ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
+  same games: the fallback without numba) and pyspiel's C++ game stepped in place from Python
+  (``legal_actions`` + ``apply_action``, a ``random.Random`` choice; peers.md's loop). Games per
+  CPU second, the median of R repetitions of S CPU-seconds each, and the ratio to pyspiel. Our
+  games' keys are made before the clock starts (``KEYS``), as pyspiel's one generator is.
+- **batch**: tic-tac-toe games per second through ``core.batch.playouts`` from the start, in
+  batches of 8,192 up to 1,048,576 (numba's threads: as many as cores). Per CPU second and per
+  wall second (the threads run at once, so wall is what a user waits).
+- **compile**: the first call of every kernel in a new process, with an empty numba cache (cold)
+  and again with the cache it left (warm), including numba's import.
+- **mcts**: ``mcts:simulations=1000`` (defaults) searches per CPU second on ultimate
+  tic-tac-toe (from the start and from a mid-game position, ``MIDGAME_PLIES`` random plies) and
+  connect four (from the start), the playouts drawn three ways: ``draws=mersenne`` (the
+  pure Python kernels as before this issue), ``draws=counter`` on the pure path, and
+  ``draws=counter`` compiled (today's default), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one
+  random rollout, solver on) searching the same position, the searches taking turns.
+
+- **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
+  of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
+  redone alone, the rest being selection, backup and the loop.
+
+The machine may be shared: read the ratios, which come from one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+import purestate
+from purestate.agents.mcts import MCTS, Tree
+from purestate.core import batch, compiled, keys
+
+GAMES = {
+    "tictactoe": ("tic_tac_toe", {}),
+    "connect_four": ("connect_four", {}),
+    "ultimate_tictactoe": ("ultimate_tic_tac_toe", {}),
+    "dots_and_boxes:rows=3,cols=3": ("dots_and_boxes", {"num_rows": 3, "num_cols": 3}),
+}
+
+
+def rates(
+    runs: list[Callable[[int], int]], seconds: float, reps: int
+) -> list[tuple[float, float, float]]:
+    """Games per CPU second of each run: median, min, max of ``reps`` windows of about
+    ``seconds`` each, the runs taking turns so that they see the same load."""
+    for run in runs:
+        run(10)  # warm: compiled code loaded, tables built
+    found: list[list[float]] = [[] for _ in runs]
+    for _ in range(reps):
+        for run, out in zip(runs, found, strict=True):
+            games = 0
+            t0 = time.process_time()
+            while (dt := time.process_time() - t0) < seconds:
+                games += run(200)
+            out.append(games / dt)
+    return [(statistics.median(r), min(r), max(r)) for r in found]
+
+
+KEYS = 1 << 16
+"""Keys made before the clock starts, used in turn (a run makes them with ``key_range``, 70
+million a second; ``fold_in`` one at a time costs 0.3-1 µs, a tic-tac-toe playout's worth)."""
+
+
+def single_playouts(spec: str, pure: bool) -> Callable[[int], int]:
+    game = purestate.make(spec)
+    one: Any = getattr(game, "python_playout" if pure else "random_playout", None)
+    if one is None:
+        one = game.python_playout if pure else game.playout
+    start = game.initial()
+    made = [keys.Key(k) for k in batch.key_range(keys.key(1), 0, KEYS).tolist()]
+    at = [0]
+
+    def run(n: int) -> int:
+        i = at[0]
+        if i + n > KEYS:
+            i = 0
+        at[0] = i + n
+        for k in made[i : i + n]:
+            one(start, k)
+        return n
+
+    return run
+
+
+def pyspiel_playouts(name: str, params: dict[str, int]) -> Callable[[int], int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name, params)
+    rnd = random.Random(0).random
+
+    def run(n: int) -> int:
+        for _ in range(n):
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                a = s.legal_actions()
+                s.apply_action(a[int(rnd() * len(a))])
+        return n
+
+    return run
+
+
+def part_playouts(reps: int, seconds: float) -> None:
+    print(f"random playouts, one call per game, games per CPU second ({compiled.backend()})")
+    print(f"{'game':30} {'compiled':>12} {'pure':>10} {'pyspiel':>10} {'c/pyspiel':>9}")
+    for spec, (name, params) in GAMES.items():
+        runs = [single_playouts(spec, pure=False), single_playouts(spec, pure=True)]
+        peer_run = pyspiel_playouts(name, params)
+        found = rates([*runs, peer_run] if peer_run else runs, seconds, reps)
+        fast, slow = found[0], found[1]
+        peer = found[2] if peer_run else (float("nan"),) * 3
+        print(
+            f"{spec:30} {fast[0]:12,.0f} {slow[0]:10,.0f} {peer[0]:10,.0f}"
+            f" {fast[0] / peer[0]:8.1f}x"
+            f"   (compiled {fast[1]:,.0f}-{fast[2]:,.0f}; pyspiel {peer[1]:,.0f}-{peer[2]:,.0f})"
+        )
+
+
+def part_batch(reps: int) -> None:
+    game = purestate.make("tictactoe")
+    start = [game.initial()]
+    root = keys.key(2)
+    batch.playouts(game, start, batch.key_range(root, 0, 64))  # compile or load
+    print(f"\nbatched tic-tac-toe, games per second ({compiled.backend()})")
+    for size in (8192, 65536, 1 << 20):
+        cpu, wall = [], []
+        for r in range(reps):
+            ks = batch.key_range(root, r * size, size)
+            c0, w0 = time.process_time(), time.perf_counter()
+            out = batch.playouts(game, start, ks)
+            cpu.append(size / (time.process_time() - c0))
+            wall.append(size / (time.perf_counter() - w0))
+        x_share = float((out[:, 0] > 0).mean())
+        print(
+            f"batch {size:>9,}: {statistics.median(cpu):12,.0f} per CPU s"
+            f"  {statistics.median(wall):12,.0f} per wall s"
+            f"  (wall {min(wall):,.0f}-{max(wall):,.0f}; X won {x_share:.3f})"
+        )
+    keys_cost = []
+    for r in range(reps):
+        c0 = time.process_time()
+        batch.key_range(root, r << 20, 1 << 20)
+        keys_cost.append((1 << 20) / (time.process_time() - c0))
+    print(f"key_range alone: {statistics.median(keys_cost):,.0f} keys per CPU s")
+
+
+_FIRST_CALLS = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+import purestate
+from purestate.core import batch, compiled, keys
+games = [purestate.make(s) for s in %r]
+compiled.kernels("stream")
+t1 = time.perf_counter()
+parts = []
+for g in games:
+    one = getattr(g, "random_playout", None) or g.playout
+    t = time.perf_counter()
+    one(g.initial(), keys.key(0))
+    if hasattr(g, "decisive_playout"):
+        g.decisive_playout(g.initial(), keys.key(0), True)
+    t2 = time.perf_counter()
+    batch.playouts(g, [g.initial()], batch.key_range(keys.key(0), 0, 4))
+    parts.append(f"{g.spec.name} {t2 - t:.2f}+{time.perf_counter() - t2:.2f}")
+print(f"{t1 - t0:.2f} {time.perf_counter() - t1:.2f} {compiled.backend()}; " + ", ".join(parts))
+"""
+
+
+def part_compile() -> None:
+    print(
+        "\nfirst calls in a new process, wall seconds: imports (numba's too), then every kernel;"
+        " per game: single (and decisive) + batch"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold cache", "warm cache"):
+            code = _FIRST_CALLS % (list(GAMES),)
+            out = subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout.split(maxsplit=2)
+            print(f"{label:10}: imports {out[0]} s, first calls {out[1]} s ({out[2].strip()})")
+
+
+def pure_playouts(game: Any) -> Any:
+    """The same game, its playout hooks on the pure path (the fallback without numba)."""
+
+    class Pure(type(game)):  # type: ignore[misc]
+        def playout(self, state: Any, key: keys.Key, draws: keys.Draws = "counter") -> Any:
+            return self.python_playout(state, key, draws)
+
+    if hasattr(game, "decisive_playout"):
+        Pure.decisive_playout = lambda self, state, key, anti=False, draws="counter": (
+            self.python_decisive_playout(state, key, anti, draws)
+        )
+    return Pure(*(getattr(game, f.name) for f in attrs.fields(type(game)) if f.init))
+
+
+MIDGAME_PLIES = 20
+"""The mid-game position: this many plies of the random game of ``keys.key(20)``."""
+
+
+def positions(game: Any) -> dict[str, tuple[Any, list[int]]]:
+    """The start and the mid-game position: our state and pyspiel's actions to reach it.
+
+    pyspiel's ultimate tic-tac-toe splits a free move into two actions (the board, then the
+    cell); connect four's moves are its actions.
+    """
+    out: dict[str, tuple[Any, list[int]]] = {"start": (game.initial(), [])}
+    s, actions = game.initial(), []
+    for ply in range(MIDGAME_PLIES):
+        m = keys.choice(keys.fold_in(keys.key(20), ply), game.legal(s))
+        if hasattr(s, "target"):  # ultimate: a move id is board * 9 + cell
+            actions.extend([m // 9, m % 9] if s.target < 0 else [m % 9])
+        else:
+            actions.append(m)
+        s = game.step(s, m)
+    out["mid-game"] = (s, actions)
+    return out
+
+
+def part_mcts(reps: int) -> None:
+    print("\nmcts:simulations=1000 (defaults), simulations per CPU second, beside OpenSpiel's C++")
+    print("MCTSBot (uct_c=2, 1,000 simulations, one random rollout, solver on) searching the same")
+    print("position, the searches taking turns; the ratio is the median of the per-round ratios")
+    for spec, peer_name in (("ultimate_tictactoe", "ultimate_tic_tac_toe"),
+                            ("connect_four", "connect_four")):  # fmt: skip
+        game = purestate.make(spec)
+        cases = (
+            ("mersenne, pure (before)", MCTS(draws="mersenne"), game),
+            ("counter, pure", MCTS(), pure_playouts(game)),
+            ("counter, compiled", MCTS(), game),
+        )
+        for where, (state, actions) in positions(game).items():
+            if spec == "connect_four" and where != "start":
+                continue
+            rows: dict[str, list[float]] = {}
+            peer = cpp_mcts(peer_name, actions)
+            for rep in range(reps + 1):
+                for label, agent, g in cases:
+                    t = time.process_time()
+                    tree = agent.search(g, Tree(), state, keys.key(rep))
+                    rate = tree.simulations / (time.process_time() - t)
+                    if rep:  # the first round warms up
+                        rows.setdefault(label, []).append(rate)
+                if peer is not None:
+                    rate = peer(rep)
+                    if rep:
+                        rows.setdefault("C++", []).append(rate)
+            cpp = rows.pop("C++", None)
+            for label, found in rows.items():
+                med = statistics.median(found)
+                vs = ""
+                if cpp:
+                    ratio = statistics.median(a / b for a, b in zip(found, cpp, strict=True))
+                    vs = f"  {ratio:.2f}x C++"
+                name = f"{spec} {where}"
+                print(
+                    f"{name:30} {label:24} {med:10,.0f} ({min(found):,.0f}-{max(found):,.0f}){vs}"
+                )
+            if cpp:
+                name = f"{spec} {where}"
+                med = statistics.median(cpp)
+                label = "OpenSpiel C++ MCTSBot"
+                print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
+
+
+def part_mcts_parts(reps: int) -> None:
+    """Where a search's time goes: each part of the work a search did, redone alone.
+
+    Every node but the root cost one ``step`` from its parent, one ``legal``, one
+    ``ending_moves``, one shuffle, one ``Node`` and (if the game is not over there) one playout
+    from its state with its simulation's key (made in one block); the search's time less those
+    is selection, backup and the loop's own work.
+    """
+    from purestate.agents.mcts import Node, shuffle
+
+    game = purestate.make("ultimate_tictactoe")
+    agent = MCTS()
+    print("\nultimate tic-tac-toe, mcts:simulations=1000: microseconds per simulation, by part")
+    for where, (state, _) in positions(game).items():
+        parts: dict[str, list[float]] = {}
+        for rep in range(reps + 1):
+            t = time.process_time()
+            tree = agent.search(game, Tree(), state, keys.key(rep))
+            total = time.process_time() - t
+            assert tree.root is not None
+            edges = []
+            stack = [tree.root]
+            while stack:
+                node = stack.pop()
+                edges.extend((node.state, ch) for ch in node.children)
+                stack.extend(node.children)
+            made = [ch for _, ch in edges if ch.n]  # the expanded ones, not decisive leaves
+            k = keys.split(keys.key(rep), 3)[1]
+            sims = tree.simulations
+            timed = {}
+            t = time.process_time()
+            for parent, ch in edges:
+                game.step(parent, ch.move)
+            timed["step"] = time.process_time() - t
+            t = time.process_time()
+            lists = [list(game.legal(ch.state)) for ch in made]
+            timed["legal"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                game.ending_moves(ch.state)
+            timed["ending_moves"] = time.process_time() - t
+            bits = random.Random(rep).getrandbits
+            t = time.process_time()
+            for moves in lists:
+                shuffle(moves, bits)
+            timed["shuffle"] = time.process_time() - t
+            t = time.process_time()
+            for ch in made:
+                Node(ch.state, ch.move, ch.mover, ch.player)
+            timed["Node"] = time.process_time() - t
+            live = [ch.state for ch in made if not game.is_over(ch.state)]
+            t = time.process_time()
+            sim_keys = batch.key_range(k, 0, sims).tolist()
+            timed["keys"] = time.process_time() - t
+            t = time.process_time()
+            for s, sk in zip(live, sim_keys, strict=False):
+                game.playout(s, sk)
+            timed["playout (call, kernel)"] = time.process_time() - t
+            timed["selection, backup, loop"] = total - sum(timed.values())
+            if rep:
+                for name, seconds in timed.items():
+                    parts.setdefault(name, []).append(seconds * 1e6 / sims)
+                parts.setdefault("total", []).append(total * 1e6 / sims)
+        line = ", ".join(f"{name} {statistics.median(v):.1f}" for name, v in parts.items())
+        print(f"{where:9} {line}")
+
+
+def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:
+    """One search of pyspiel's C++ MCTSBot from the position ``actions`` reach, per call (the
+    round's seed), as simulations per CPU second; None without pyspiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    for a in actions:
+        state.apply_action(a)
+
+    def run(rep: int) -> float:
+        evaluator = pyspiel.RandomRolloutEvaluator(1, rep)
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1000, 1000, True, rep, False)
+        t = time.process_time()
+        bot.step(state)
+        return 1000 / (time.process_time() - t)
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts"))
+    args = parser.parse_args()
+    if args.only in (None, "compile"):
+        part_compile()
+    if args.only in (None, "playouts"):
+        part_playouts(args.reps, args.seconds)
+    if args.only in (None, "batch"):
+        part_batch(args.reps)
+    if args.only in (None, "mcts"):
+        part_mcts(args.reps)
+    if args.only in (None, "mcts-parts"):
+        part_mcts_parts(args.reps)
+
+
+if __name__ == "__main__":
+    main()

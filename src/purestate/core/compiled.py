@@ -1,0 +1,98 @@
+"""Compiled kernels: numba's machine code for the hot loops, where numba is installed.
+
+The pure Python kernels (a game's ``playout``, ``decisive_playout``, ``playouts``) are the
+reference. Where numba imports, a game hands the same work to its kernel module in
+``purestate.games.kernels``, compiled on first use and kept in numba's on-disk cache; the two
+give the same results bit for bit (both draw from ``keys.stream``; the differential properties
+in ``properties/test_kernels_props.py`` check every game that has a kernel). Which path runs is
+``backend()``; a run may record it, though results never depend on it.
+
+numba is imported on the first call that wants a kernel, not when a game is imported: ``import
+purestate`` and the command line's start stay as quick as before. Setting ``NUMBA_DISABLE_JIT=1``
+(numba reads it) gives the pure path everywhere.
+
+The cache is a memo on disk: a compiled function depends only on its source and numba's version,
+so it changes speed, never results. numba chooses the folder (``NUMBA_CACHE_DIR`` if the shell
+sets it, else ``__pycache__`` beside the kernel module if writable, else the user's cache folder);
+where none is writable the kernels compile in memory on each process's first call.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, TypeVar
+
+from purestate.core.memo import memo
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+@memo(size=None, why="no argument: numba is importable or not, once per process")
+def _numba() -> ModuleType | None:
+    try:
+        import numba
+    except ImportError:  # the pure path: numba is optional where it has no wheels
+        return None
+    if getattr(numba.config, "DISABLE_JIT", False):
+        return None
+    return numba
+
+
+def backend() -> str:
+    """Which kernels run: ``"numba X.Y.Z"``, or ``"python"`` without numba (or with
+    ``NUMBA_DISABLE_JIT=1``). Results are the same either way."""
+    nb = _numba()
+    return "python" if nb is None else f"numba {nb.__version__}"
+
+
+GAME_KERNELS = "purestate.games.kernels"
+# a string, as in the registry: core names the solvers' package without importing that layer
+SOLVER_KERNELS = "purestate.solve.kernels"
+
+
+@memo(size=None, why="one entry per kernel module: a handful")
+def kernels(module: str, package: str = GAME_KERNELS) -> ModuleType | None:
+    """The compiled kernel module ``<package>.<module>``, or None without numba.
+
+    ``package`` is ``GAME_KERNELS`` (the rules' playouts) or ``SOLVER_KERNELS`` (the exact
+    solvers'). Importing it compiles nothing; each kernel compiles (or loads from the cache) on
+    its first call.
+    """
+    if _numba() is None:
+        return None
+    return importlib.import_module(f"{package}.{module}")
+
+
+def jit(function: _F) -> _F:
+    """``numba.njit`` with the on-disk cache where numba finds a folder it may write, without
+    it where it finds none (numba refuses ``cache=True`` there rather than compiling anyway).
+
+    Only the kernel modules call this, and only once numba imported.
+    """
+    nb = _numba()
+    assert nb is not None, "kernel modules are imported only when numba is"
+    try:
+        compiled: _F = nb.njit(cache=True)(function)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        compiled = nb.njit(function)
+    return compiled
+
+
+def jit_parallel(function: _F) -> _F:
+    """``jit`` with numba's ``parallel=True``: its ``prange`` loops run on numba's threads
+    (as many as cores, ``NUMBA_NUM_THREADS`` says otherwise), for the batch kernels."""
+    nb = _numba()
+    assert nb is not None, "kernel modules are imported only when numba is"
+    try:
+        compiled: _F = nb.njit(cache=True, parallel=True)(function)
+    except RuntimeError:
+        compiled = nb.njit(parallel=True)(function)
+    return compiled
+
+
+def as_int64(k: int) -> int:
+    """A 64-bit key as the int64 a kernel takes: the same bits (numba types a Python int above
+    2**63 as unsigned, which would compile every kernel twice)."""
+    return k - (1 << 64) if k >> 63 else k
