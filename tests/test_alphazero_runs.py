@@ -201,3 +201,13 @@ def test_evaluate_judges_a_trained_table_from_both_seats(trained: Path) -> None:
         s = seats[seat]
         assert s["games"] == 3 and s["wins"] + s["draws"] + s["losses"] == 3
     assert json.loads(invoke(*cmd, "--seed", "4").stdout) == seats
+
+
+def test_training_against_another_opponent_is_refused_in_one_line(tmp_path: Path) -> None:
+    # its examples are its own search's from both seats: against random it would learn nothing
+    cmd = [*RUN[:-4], "--opponent", "random", "--games", "4", "--out", str(tmp_path / "r")]
+    result = invoke(*cmd)
+    assert result.exit_code == 2
+    assert "learns only against itself" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()

@@ -89,6 +89,7 @@ def test_positions_are_positions_of_the_game() -> None:
 def test_selfplay_tables_is_declared_or_shared() -> None:
     assert hooks.selfplay_tables(purestate.agent("menace")) == "separate"
     assert hooks.selfplay_tables(purestate.agent("qlearning")) == "shared"
+    assert hooks.SELFPLAY_TABLES == ("shared", "separate", "only")
 
     class Odd:
         selfplay_tables = "both"

@@ -197,8 +197,10 @@ class SelfplayTables(Protocol):
 
     selfplay_tables: str
     """``"shared"`` (the default for agents that do not say: both seats play from and learn into
-    one table, TD self-play) or ``"separate"`` (one table per seat, MENACE against MENACE).
-    Read by ``Selfplay`` when the opponent is the learner itself."""
+    one table, TD self-play), ``"separate"`` (one table per seat, MENACE against MENACE) or
+    ``"only"`` (one shared table, and it learns against nothing else: ``alphazero``, whose
+    examples come from its own search on both sides, so ``Selfplay.check`` refuses any other
+    opponent). Read by ``Selfplay`` when the opponent is the learner itself."""
 
 
 class FusedSelfplay(Protocol):

@@ -45,7 +45,7 @@ TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 PositionsFn = Callable[["Game[Any, Any]", Any], list[Any]]
 FromParamsFn = Callable[[dict[str, str]], Any]
 
-SELFPLAY_TABLES = ("shared", "separate")
+SELFPLAY_TABLES = ("shared", "separate", "only")
 
 
 def _method(x: Any, name: str) -> Any:
@@ -219,11 +219,11 @@ def selfplay_tables(agent: Any) -> str:
     """How the agent learns against itself (``SelfplayTables``): ``"shared"`` unless it says.
 
     Raises:
-        ValueError: for a declared value other than ``"shared"`` or ``"separate"``.
+        ValueError: for a declared value other than ``"shared"``, ``"separate"`` or ``"only"``.
     """
     found = getattr(agent, "selfplay_tables", "shared")
     if found not in SELFPLAY_TABLES:
-        raise ValueError(f"selfplay_tables must be 'shared' or 'separate'; got {found!r}")
+        raise ValueError(f"selfplay_tables must be one of {SELFPLAY_TABLES}; got {found!r}")
     return str(found)
 
 

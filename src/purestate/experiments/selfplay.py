@@ -76,7 +76,7 @@ class Selfplay:
     def shared(self) -> bool:
         """Whether both seats learn on one table (self-play of a TD learner)."""
         learner, _ = self.agents()
-        return self.opponent == SELF and selfplay_tables(learner) == "shared"
+        return self.opponent == SELF and selfplay_tables(learner) in ("shared", "only")
 
     def seats(self) -> tuple[Agent, Agent]:
         """The agents in seat order."""
@@ -98,6 +98,12 @@ class Selfplay:
         not learn, or an agent that needs more of the game than it can hold (MENACE's boxes,
         the perfect player's solution) on a game too large for it."""
         self.learning()
+        learner = self.agents()[0]
+        if self.opponent != SELF and selfplay_tables(learner) == "only":
+            raise SpecError(
+                f"{learner.spec!r} learns only against itself: train it with --opponent self "
+                "and play it against others with evaluate or tournament"
+            )
         for a in self.agents():
             check_game(a, game)
 

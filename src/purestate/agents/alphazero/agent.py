@@ -187,7 +187,7 @@ class AlphaZero:
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
-    selfplay_tables = "shared"
+    selfplay_tables = "only"  # its examples are its own search's, from both seats
 
     def __attrs_post_init__(self) -> None:
         require_jax()
