@@ -340,6 +340,35 @@ def test_classic_spec_spells_out_the_old_defaults() -> None:
     assert classic_spec("random") == "random"
 
 
+@pytest.mark.parametrize(
+    ("spec", "moves", "visits"),
+    [
+        # root visits of mcts:playout=random,simulations=300,solver=false from these positions
+        # with key(7), as the search of run formats 1 and 2 (commit 6b30b62) gave them
+        ("tictactoe", [4], [79, 77, 18, 19, 7, 21, 69, 10]),
+        ("dots_and_boxes:rows=2,cols=2", [0, 5], [20, 20, 46, 9, 2, 22, 68, 15, 61, 37]),
+    ],
+)
+def test_draws_mersenne_plays_random_playouts_from_the_searchs_generator_as_before(
+    spec: str, moves: list[int], visits: list[int]
+) -> None:
+    # games without a random kernel: under draws=counter simulation i draws from its own key,
+    # under draws=mersenne (old runs) from the search's one generator, as they did
+    game = purestate.make(spec)
+    state = play_moves(game, moves)
+    agent = MCTS(playout="random", simulations=300, solver=False, draws="mersenne")
+    root = agent.search(game, Tree(), state, keys.key(7)).root
+    assert root is not None
+    assert [ch.n for ch in sorted(root.children, key=lambda ch: ch.move)] == visits
+    counter = MCTS(playout="random", simulations=300, solver=False).search(
+        game, Tree(), state, keys.key(7)
+    )
+    assert counter.root is not None
+    assert sorted((ch.move, ch.n) for ch in counter.root.children) != sorted(
+        (ch.move, ch.n) for ch in root.children
+    )
+
+
 def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: Any) -> None:
     import json
 

@@ -611,12 +611,13 @@ def playout_returns(
 
 
 def _playout_kernels(
-    game: Game[Any, Any], mode: str
+    game: Game[Any, Any], mode: str, draws: keys.Draws = "counter"
 ) -> tuple[str, PlayoutReturns | None, DecisivePlayoutFn | None]:
     """The playout mode with ``auto`` resolved, and the game kernel that plays it (if any).
 
     A game without a random kernel gets ``random_playout`` for ``random``, so simulation ``i``
-    draws from its own key on every game, with a kernel or without.
+    draws from its own key on every game, with a kernel or without; under ``draws=mersenne``
+    (runs before format 3) it gets none, and plays from the search's generator as it did then.
     """
     fast_decisive = decisive_playout_of(game)
     fast_random: PlayoutReturns | None = playout_of(game)
@@ -630,7 +631,7 @@ def _playout_kernels(
             mode = "random" if fast_random is not None else "decisive"
     if mode != "random":
         fast_random = None
-    elif fast_random is None:
+    elif fast_random is None and draws == "counter":
         fast_random = partial(random_playout, game)
     if mode not in ("decisive", "antidecisive"):
         fast_decisive = None
@@ -704,8 +705,8 @@ def _simulations(
     scorer = agent.scorer()
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
-    mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout)
     draws = agent.draws
+    mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, draws)
     eager = agent.decisive and solver
     ending = ending_moves_of(game)
     anti = mode == "antidecisive"
@@ -794,6 +795,10 @@ def _simulations(
         if mode == "heavy":
             assert scorer is not None
             s = _heavy_playout(game, s, rand, scorer)
+        elif mode == "random":  # draws=mersenne without a random kernel: as before format 3
+            while not is_over(s):
+                ms = legal(s)
+                s = step(s, ms[int(rand() * len(ms))])
         else:
             s = decisive_playout(game, s, rand, anti)
         return unit_reward(returns(s)[0])
