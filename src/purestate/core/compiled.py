@@ -37,7 +37,8 @@ def _numba() -> ModuleType | None:
         return None
     if getattr(numba.config, "DISABLE_JIT", False):
         return None
-    return numba
+    found: ModuleType = numba  # typed alike with or without numba installed
+    return found
 
 
 def backend() -> str:

@@ -182,7 +182,9 @@ def compiled(shape: Shape) -> Callable[[Params, Any, Any], tuple[Any, Any]]:
         logits, value = forward(shape, params, x, mask)
         return jax.nn.softmax(logits, axis=-1), value
 
-    return jax.jit(run)
+    # annotated, so the type is the same whether mypy sees JAX's types or (without the extra) Any
+    jitted: Callable[[Params, Any, Any], tuple[Any, Any]] = jax.jit(run)
+    return jitted
 
 
 def evaluate(

@@ -137,7 +137,8 @@ def _steps(shape: Shape, lr: float) -> Callable[..., Any]:
     def run(params: Params, state: Any, x: Any, mask: Any, pi: Any, z: Any) -> Any:
         return jax.lax.scan(one, (params, state), (x, mask, pi, z))
 
-    return jax.jit(run)
+    jitted: Callable[..., Any] = jax.jit(run)  # typed alike with or without JAX installed
+    return jitted
 
 
 @frozen
