@@ -254,3 +254,26 @@ def test_an_evaluator_may_answer_with_arrays() -> None:
     want = [(c.move, c.n, c.w, float(np.float32(c.prior))) for c in plain.root.children]
     assert got == want
     assert all(type(c.prior) is float for c in arrays.root.children)
+
+
+def test_a_timed_search_with_an_evaluator_reads_the_clock_every_simulation() -> None:
+    # a clock that moves a second each time it is read: a playout search looks every 16
+    # simulations, an evaluated one after each (a network call may cost more than 16 playouts)
+    def ticking() -> Any:
+        now = [0.0]
+
+        def clock() -> float:
+            now[0] += 1.0
+            return now[0]
+
+        return clock
+
+    game = purestate.make("connect_four")
+    state = game.initial()
+    plain = MCTS(simulations=0, seconds=0.5, clock=ticking(), solver=False)
+    assert plain.search(game, Tree(), state, keys.key(0)).simulations == 16
+    valued = MCTS(
+        simulations=0, seconds=0.5, clock=ticking(), solver=False, select="puct",
+        evaluator=rollout_evaluator("random"),
+    )  # fmt: skip
+    assert valued.search(game, Tree(), state, keys.key(0)).simulations == 1

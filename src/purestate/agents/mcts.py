@@ -817,9 +817,12 @@ def _simulations(
     sim_keys: list[Key] = []
     plain = solver and not bias
     sims = 0
+    # the clock is read every 16 simulations, or every one when a leaf waits for an evaluator (a
+    # network call can cost more than 16 playouts: a page's bot stops within its move budget)
+    look = 0 if evaluated else 15
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
-        if sims and (sims == limit or (timed and not sims & 15 and passed())):
+        if sims and (sims == limit or (timed and not sims & look and passed())):
             break
         if sims == len(sim_keys):  # the keys of the next simulations, in blocks that double
             block = sims + 64 if limit < 0 else min(limit - sims, sims + 64)
