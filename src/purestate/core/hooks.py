@@ -1,9 +1,10 @@
 """The one place generic code looks up a game's or an agent's optional hooks.
 
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
-``BatchPlayouts``, ``DecisivePlayout``, ``EndingMoves``, ``Scored``, ``Unscored``, ``Observed``,
-``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``, ``MarkedSeats``
-and, for evaluations and move scores, ``MadeFor`` beside ``Game`` (``core/game.py``);
+``BatchPlayouts``, ``DecisivePlayout``, ``EndingMoves``, ``RowKernels``, ``Scored``, ``Unscored``,
+``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``,
+``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside
+``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
 ``FusedTraining``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``, ``CoversPositions``,
 ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
@@ -355,4 +356,60 @@ def ending_moves_of(game: Any) -> EndingMovesFn | None:
     """The game's moves that end it from a state, found without stepping (``EndingMoves``), or
     None."""
     found: EndingMovesFn | None = _method(game, "ending_moves")
+    return found
+
+
+# -- the row kernels hook (declared at the end of core/game.py) ----------------------------------
+
+
+@frozen
+class Rows:
+    """A game's states as int64 rows and compiled (numba) functions over them: what the compiled
+    MCTS tree needs of a game, without naming it.
+
+    Every function must agree exactly with the pure rules, checked by properties over random
+    positions: the same moves in ``legal``'s order, the same successor, the same floats.
+
+    Attributes:
+        width: int64 entries in a row.
+        max_moves: an upper bound on ``len(legal(state))`` over every state (array sizes).
+        row_of: ``row_of(state)``: the state's row (a new 1-d int64 numpy array), in Python.
+        state_of: ``state_of(row)``: the state again (equal to the one ``row_of`` was given).
+        legal: jitted ``legal(row, out) -> count``: writes the legal moves (ints), in the order
+            of ``game.legal(state)``, to ``out[:count]``; 0 when the game is over.
+        step: jitted ``step(row, move, out)``: writes the successor's row to ``out`` (another
+            row; ``row`` unchanged). Only ever called with a legal move.
+        player: jitted ``player(row) -> int``: the player to move, -1 when the game is over.
+        reward0: jitted ``reward0(row) -> float``: player 0's reward of a finished row in [0, 1],
+            ``mcts.unit_reward(returns(state)[0])`` to the bit.
+        playout0: jitted ``playout0(row, key) -> float``: player 0's reward, as ``reward0``, of
+            the game's random playout from the row with the int64 key (``compiled.as_int64``):
+            the same game as the ``playout(state, key, "counter")`` hook.
+        decisive0: jitted ``decisive0(row, key, anti) -> float``: the same of the
+            ``decisive_playout(state, key, anti, "counter")`` hook, or None where the game has
+            no decisive kernel.
+        ending: jitted ``ending(row, out) -> count``: the moves that end the game, in
+            ``legal``'s order (the ``ending_moves`` hook's), or None: the tree steps every move.
+    """
+
+    width: int
+    max_moves: int
+    row_of: Callable[[Any], Any]
+    state_of: Callable[[Any], Any]
+    legal: Any
+    step: Any
+    player: Any
+    reward0: Any
+    playout0: Any
+    decisive0: Any = None
+    ending: Any = None
+
+
+def rows_of(game: Any) -> Rows | None:
+    """The game's row kernels (``RowKernels``), or None: no hook, no numba, or a board the
+    kernels do not fit."""
+    method = _method(game, "rows")
+    if method is None:
+        return None
+    found: Rows | None = method()
     return found
