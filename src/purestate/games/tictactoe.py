@@ -15,7 +15,8 @@ from attrs import frozen
 from purestate.core import compiled, keys
 from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
-from purestate.core.memo import DictMemo
+from purestate.core.hooks import Rows
+from purestate.core.memo import DictMemo, memo
 from purestate.core.picture import (
     HIGHLIGHT,
     INK,
@@ -351,6 +352,11 @@ class TicTacToe:
             _node(s)  # a bad state is refused here, before any kernel sees its bits
         return batch_playouts(states, ks)
 
+    def rows(self) -> Rows | None:
+        """The states as int64 rows (x, o, to_move) with ``kernels/tictactoe.py``'s compiled
+        rules (``RowKernels``); None without numba."""
+        return _rows()
+
     # -- planes and picture (optional hooks: core/game.py) --------------------------------------
 
     plane_shape = (3, 3, 2)
@@ -469,6 +475,30 @@ def batch_playouts(states: Sequence[State], ks: npt.NDArray[np.uint64]) -> npt.N
     winners = kernel.playouts(xs, os, ps, np.ascontiguousarray(ks, np.uint64).view(np.int64))
     returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
     return returns
+
+
+def row_of(state: State) -> npt.NDArray[np.int64]:
+    """The state's row for the row kernels: (x, o, to_move)."""
+    import numpy as np
+
+    return np.array((state.x, state.o, state.to_move), np.int64)
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of`` undone)."""
+    return _interned(State(int(row[0]), int(row[1]), int(row[2])))
+
+
+@memo(size=None, why="no argument: the kernels are there or not, once per process")
+def _rows() -> Rows | None:
+    kernel = compiled.kernels("tictactoe")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.WIDTH, max_moves=9, row_of=row_of, state_of=state_of, legal=kernel.legal,
+        step=kernel.step, player=kernel.player, reward0=kernel.reward0,
+        playout0=kernel.playout0, ending=kernel.ending,
+    )  # fmt: skip
 
 
 _CELL = 80

@@ -60,3 +60,73 @@ def playouts(
     for i in prange(len(ks)):
         out[i] = winner(xs[i], os[i], ps[i], seed(ks[i]))
     return out
+
+
+# -- row kernels (``TicTacToe.rows``): a state as the int64 row (x, o, to_move) -------------------
+
+WIDTH = 3
+"""Entries of a row: X's marks, O's marks, the player to move."""
+
+
+@jit
+def _over(row: npt.NDArray[np.int64]) -> bool:
+    return bool(_WINS[row[0]] or _WINS[row[1]] or row[0] | row[1] == 511)
+
+
+@jit
+def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The empty squares in increasing order, written to ``out``; 0 once the game is over."""
+    if _over(row):
+        return 0
+    occ = row[0] | row[1]
+    k = 0
+    for c in range(9):
+        if not occ >> c & 1:
+            out[k] = c
+            k += 1
+    return k
+
+
+@jit
+def step(row: npt.NDArray[np.int64], move: int, out: npt.NDArray[np.int64]) -> None:
+    """The mover's mark on square ``move``, written to ``out``."""
+    p = row[2]
+    out[0] = row[0]
+    out[1] = row[1]
+    out[p] |= 1 << move
+    out[2] = 1 - p
+
+
+@jit
+def player(row: npt.NDArray[np.int64]) -> int:
+    """The player to move, -1 once the game is over."""
+    return -1 if _over(row) else int(row[2])
+
+
+@jit
+def reward0(row: npt.NDArray[np.int64]) -> float:
+    """X's reward in [0, 1] of a finished row."""
+    return 1.0 if _WINS[row[0]] else 0.0 if _WINS[row[1]] else 0.5
+
+
+@jit
+def playout0(row: npt.NDArray[np.int64], k: int) -> float:
+    """X's reward at the end of ``playout``'s game from the row (over or not)."""
+    w = winner(row[0], row[1], row[2], seed(k))
+    return 1.0 if w == 0 else 0.0 if w == 1 else 0.5
+
+
+@jit
+def ending(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The squares that make the mover's line or fill the board, in increasing order."""
+    if _over(row):
+        return 0
+    occ = row[0] | row[1]
+    mine = row[row[2]]
+    k = 0
+    for c in range(9):
+        bit = 1 << c
+        if not occ & bit and (_WINS[mine | bit] or occ | bit == 511):
+            out[k] = c
+            k += 1
+    return k
