@@ -470,3 +470,20 @@ def test_ending_moves_include_the_last_cell_of_a_drawn_board() -> None:
         assert game.ending_moves(s) == ()
         drawn += game.returns(s) == (0.0, 0.0)
     assert drawn
+
+
+def test_row_kernels_on_the_boards_the_kernels_fit() -> None:
+    from purestate.core import compiled
+    from purestate.core.hooks import rows_of
+
+    # 9 columns of 10 bits do not fit an int64: the pure rules only, at any time
+    assert rows_of(ConnectFour(9, 9)) is None
+    fits = rows_of(ConnectFour(9, 6, 6))
+    if compiled.kernels("connect_four") is None:
+        assert fits is None
+        return
+    assert fits is not None and fits is rows_of(ConnectFour(9, 6, 6))
+    assert fits.max_moves == 9 and fits.decisive0 is not None
+    s = ConnectFour(9, 6, 6).step(ConnectFour(9, 6, 6).initial(), 8)
+    out = np.zeros(fits.max_moves, np.int64)
+    assert fits.legal(fits.row_of(s), out) == 9 and list(out) == list(range(9))

@@ -458,7 +458,7 @@ class RowKernels(Protocol):
     """A game whose states fit fixed-width int64 rows, with compiled functions over them (the
     compiled MCTS tree's; see ``core.hooks.Rows``)."""
 
-    def rows(self) -> Any:
+    def row_kernels(self) -> Any:
         """The game's ``core.hooks.Rows``, or None where numba is missing or the board does not
         fit the kernels. Called once per search that might run compiled; pure (the same value
         each call, so memoizing it is safe).

@@ -408,7 +408,8 @@ class Rows:
 def rows_of(game: Any) -> Rows | None:
     """The game's row kernels (``RowKernels``), or None: no hook, no numba, or a board the
     kernels do not fit."""
-    method = _method(game, "rows")
+    # not ``rows``: connect four and dots and boxes have an option of that name (an int)
+    method = _method(game, "row_kernels")
     if method is None:
         return None
     found: Rows | None = method()

@@ -19,6 +19,7 @@ column ``c``: a move is one addition.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
@@ -26,6 +27,7 @@ from attrs import field, frozen
 from purestate.core import compiled, keys
 from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.hooks import Rows
 from purestate.core.memo import memo
 from purestate.core.picture import (
     HIGHLIGHT,
@@ -331,6 +333,33 @@ def why_unreachable(b: Board, x: int, o: int) -> str | None:
     return None
 
 
+def row_of(state: State, columns: int, rows: int, connect: int) -> npt.NDArray[np.int64]:
+    """The state's row for the row kernels: (x, o, to_move, winner, columns, rows, connect)."""
+    import numpy as np
+
+    return np.array(
+        (state.x, state.o, state.to_move, state.winner, columns, rows, connect), np.int64
+    )
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of`` undone)."""
+    return _state(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+
+@memo(size=None, why="one entry per board size and line length: at most 6 × 6 × 7 of them")
+def _rows(columns: int, rows: int, connect: int) -> Rows | None:
+    kernel = compiled.kernels("connect_four")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.WIDTH, max_moves=columns,
+        row_of=partial(row_of, columns=columns, rows=rows, connect=connect), state_of=state_of,
+        legal=kernel.legal, step=kernel.step, player=kernel.player, reward0=kernel.reward0,
+        playout0=kernel.playout0, decisive0=kernel.decisive0, ending=kernel.ending,
+    )  # fmt: skip
+
+
 def _digits(columns: int) -> str:
     return f"1-{columns}"
 
@@ -525,6 +554,12 @@ class ConnectFour:
         winners = kernel.playouts(xs, os, ps, ws, signed, self.columns, self.rows, self.connect)
         returns: npt.NDArray[np.float64] = np.array(_WINNER_RETURNS)[winners + 1]
         return returns
+
+    def row_kernels(self) -> Rows | None:
+        """The states as int64 rows with ``kernels/connect_four.py``'s compiled rules
+        (``RowKernels``; decisive playouts too); None without numba or on a board of more than
+        63 bits."""
+        return _rows(self.columns, self.rows, self.connect) if self._compiles else None
 
     def python_playout(
         self, state: State, key: keys.Key, draws: keys.Draws = "counter"

@@ -352,7 +352,7 @@ class TicTacToe:
             _node(s)  # a bad state is refused here, before any kernel sees its bits
         return batch_playouts(states, ks)
 
-    def rows(self) -> Rows | None:
+    def row_kernels(self) -> Rows | None:
         """The states as int64 rows (x, o, to_move) with ``kernels/tictactoe.py``'s compiled
         rules (``RowKernels``); None without numba."""
         return _rows()

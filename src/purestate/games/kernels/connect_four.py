@@ -179,3 +179,114 @@ def playouts(
         else:
             out[i] = winner(xs[i], os[i], ps[i], columns, rows, connect, seed(ks[i]))
     return out
+
+
+# -- row kernels (``ConnectFour.rows``) ----------------------------------------------------------
+
+WIDTH = 7
+"""Entries of a row: X's stones, O's stones, the player to move, the winner (-1 for none), and
+the board's columns, rows and line length (so one compiled function serves every size)."""
+_X, _O, _TO_MOVE, _WINNER, _COLUMNS, _ROWS, _CONNECT = range(WIDTH)
+
+
+@jit
+def _full(columns: int, rows: int) -> int:
+    full = 0
+    for c in range(columns):
+        full |= ((1 << rows) - 1) << c * (rows + 1)
+    return full
+
+
+@jit
+def _reward0(w: int) -> float:
+    return 1.0 if w == 0 else 0.0 if w == 1 else 0.5
+
+
+@jit
+def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The columns that are not full, left to right; 0 once the game is over."""
+    if row[_WINNER] >= 0:
+        return 0
+    columns, rows = row[_COLUMNS], row[_ROWS]
+    mask = row[_X] | row[_O]
+    k = 0
+    for c in range(columns):
+        if not mask >> (c * (rows + 1) + rows - 1) & 1:
+            out[k] = c
+            k += 1
+    return k
+
+
+@jit
+def step(row: npt.NDArray[np.int64], move: int, out: npt.NDArray[np.int64]) -> None:
+    """The mover's stone dropped into column ``move``, written to ``out``."""
+    out[:] = row
+    rows = row[_ROWS]
+    p = row[_TO_MOVE]
+    mine = row[p] | _drop(row[_X] | row[_O], move, rows + 1, rows)
+    out[p] = mine
+    out[_TO_MOVE] = 1 - p
+    out[_WINNER] = p if _has_line(mine, rows + 1, rows, row[_CONNECT]) else -1
+
+
+@jit
+def player(row: npt.NDArray[np.int64]) -> int:
+    """The player to move, -1 once somebody has a line or the board is full."""
+    if row[_WINNER] >= 0 or row[_X] | row[_O] == _full(row[_COLUMNS], row[_ROWS]):
+        return -1
+    return int(row[_TO_MOVE])
+
+
+@jit
+def reward0(row: npt.NDArray[np.int64]) -> float:
+    """X's reward in [0, 1] of a finished row."""
+    return _reward0(row[_WINNER])
+
+
+@jit
+def playout0(row: npt.NDArray[np.int64], k: int) -> float:
+    """X's reward at the end of ``playout``'s game from the row (over or not)."""
+    if row[_WINNER] >= 0:
+        return _reward0(row[_WINNER])
+    return _reward0(
+        winner(row[_X], row[_O], row[_TO_MOVE], row[_COLUMNS], row[_ROWS], row[_CONNECT], seed(k))
+    )
+
+
+@jit
+def decisive0(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
+    """X's reward at the end of ``decisive_playout``'s game from the row (over or not)."""
+    if player(row) < 0:
+        return _reward0(row[_WINNER])
+    return _reward0(
+        decisive_winner(
+            row[_X], row[_O], row[_TO_MOVE], row[_COLUMNS], row[_ROWS], row[_CONNECT], anti,
+            seed(k),
+        )
+    )  # fmt: skip
+
+
+@jit
+def ending(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The columns after which the game is over, left to right: the mover's winning cells
+    among the playable ones, or the last empty cell (``ConnectFour.ending_moves``)."""
+    columns, rows = row[_COLUMNS], row[_ROWS]
+    stride = rows + 1
+    full = _full(columns, rows)
+    mask = row[_X] | row[_O]
+    if row[_WINNER] >= 0 or mask == full:
+        return 0
+    bottoms = 0
+    for c in range(columns):
+        bottoms |= 1 << c * stride
+    playable = (mask + bottoms) & full
+    ends = _threats(row[row[_TO_MOVE]], stride, rows, row[_CONNECT]) & playable
+    if mask | playable == full and not playable & (playable - 1):
+        ends = playable
+    k = 0
+    column = (1 << rows) - 1
+    for c in range(columns):
+        if ends >> c * stride & column:
+            out[k] = c
+            k += 1
+    return k
