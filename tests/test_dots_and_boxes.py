@@ -232,3 +232,54 @@ def test_a_state_off_this_board_is_refused_by_check_render_and_encode(
         with pytest.raises(IllegalMove, match=re.escape(says)):
             look(s)
     assert game.check(State(4095, 3, 12, 1)) == State(4095, 3, 12, 1)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 1), (2, 3), (3, 3), (5, 5), (1, 20)])
+def test_row_kernels_on_the_boards_the_kernels_fit(rows: int, cols: int) -> None:
+    from purestate.core import compiled
+    from purestate.core.hooks import rows_of
+    from purestate.games.dots_and_boxes import _sides
+
+    kernel = compiled.kernels("dots_and_boxes")
+    found = rows_of(DotsAndBoxes(rows, cols))
+    if kernel is None:
+        assert found is None
+        return
+    assert found is not None and found is rows_of(DotsAndBoxes(rows, cols))
+    assert found.max_moves == DotsAndBoxes(rows, cols).num_lines
+    # the playout's table, worked out in the kernel, is the rules' table
+    assert (kernel.sides_of(rows, cols) == _sides(rows, cols)).all()
+
+
+def test_no_row_kernels_beyond_63_lines() -> None:
+    from purestate.core.hooks import rows_of
+
+    assert rows_of(DotsAndBoxes(6, 6)) is None  # 84 lines
+    assert rows_of(DotsAndBoxes(1, 21)) is None  # 64 lines
+
+
+@pytest.mark.parametrize(("rows", "cols", "margin"), [(5, 5, True), (4, 3, False), (1, 20, True)])
+def test_row_kernels_play_the_rules_on_bigger_boards(rows: int, cols: int, margin: bool) -> None:
+    import numpy as np
+
+    from purestate.agents.mcts import unit_reward
+    from purestate.core.hooks import rows_of
+
+    game = DotsAndBoxes(rows, cols, margin)
+    found = rows_of(game)
+    if found is None:
+        pytest.skip("numba is not installed (or NUMBA_DISABLE_JIT is set)")
+    moves, out = np.empty(found.max_moves, np.int64), np.empty(found.width, np.int64)
+    rng = random.Random(rows * 100 + cols)
+    s = game.initial()
+    while not game.is_over(s):
+        row = found.row_of(s)
+        assert found.player(row) == s.to_move
+        count = found.legal(row, moves)
+        assert tuple(moves[:count]) == game.legal(s)
+        m = rng.choice(game.legal(s))
+        found.step(row, m, out)
+        s = game.step(s, m)
+        assert found.state_of(out) == s
+    assert found.player(found.row_of(s)) == -1
+    assert found.reward0(found.row_of(s)) == unit_reward(game.returns(s)[0])

@@ -22,6 +22,7 @@ game driven from Python.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
@@ -29,6 +30,7 @@ from attrs import field, frozen
 from purestate.core import compiled, history, keys
 from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.hooks import Rows
 from purestate.core.memo import DictMemo, memo
 from purestate.core.picture import INK, PLAYER_COLOURS, PLAYER_TINTS, document, el, move_data, text
 from purestate.core.symmetry import PermutationGroup, permute_bits
@@ -302,6 +304,32 @@ def _sides(rows: int, cols: int) -> np.ndarray:
             table[i, 2 * j], table[i, 2 * j + 1] = box, mask
     table.flags.writeable = False
     return table
+
+
+def row_of(state: State, rows: int, cols: int, margin: bool) -> npt.NDArray[np.int64]:
+    """The state's row for the row kernels: (lines, own0, own1, to_move, rows, cols, margin)."""
+    import numpy as np
+
+    fields = (state.lines, state.own0, state.own1, state.to_move, rows, cols, int(margin))
+    return np.array(fields, np.int64)
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of`` undone)."""
+    return _made(int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+
+
+@memo(size=32, why="one entry per board size and reward in use, like ``board``")
+def _rows(rows: int, cols: int, margin: bool) -> Rows | None:
+    kernel = compiled.kernels("dots_and_boxes")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.WIDTH, max_moves=board(rows, cols).num_lines,
+        row_of=partial(row_of, rows=rows, cols=cols, margin=margin), state_of=state_of,
+        legal=kernel.legal, step=kernel.step, player=kernel.player, reward0=kernel.reward0,
+        playout0=kernel.playout0, ending=kernel.ending,
+    )  # fmt: skip
 
 
 def _parse_lines(text: str, n: int) -> int | None:
@@ -585,6 +613,15 @@ class DotsAndBoxes:
         if not self.margin:
             d = np.sign(d)
         return np.stack([d, -d], axis=1).astype(np.float64)
+
+    def row_kernels(self) -> Rows | None:
+        """The states as int64 rows with ``kernels/dots_and_boxes.py``'s compiled rules
+        (``RowKernels``); None without numba or on a board of more than 63 lines. The mover of
+        a row is the rules' (who closes a box moves again); its rewards are ``returns``' (the
+        margin, or +1/0/-1 with ``margin=False``)."""
+        if self._num_lines > _KERNEL_LINES:
+            return None
+        return _rows(self.rows, self.cols, self.margin)
 
     # -- symmetries ------------------------------------------------------------------------
 

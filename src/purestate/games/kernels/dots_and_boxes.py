@@ -75,3 +75,163 @@ def playouts(
         r = rows[i]
         out[i] = margin(r[0], r[1], r[2], r[3], sides, num_lines, seed(ks[i]))
     return out
+
+
+# -- row kernels (``DotsAndBoxes.rows``) ---------------------------------------------------------
+
+WIDTH = 7
+"""Entries of a row: the drawn lines, player 0's boxes, player 1's, the player to move, and the
+board's rows and columns of boxes and whether returns are margins (one compilation for every
+size)."""
+_LINES, _OWN0, _OWN1, _TO_MOVE, _ROWS, _COLS, _MARGIN = range(WIDTH)
+
+
+@jit
+def _num_lines(rows: int, cols: int) -> int:
+    return (rows + 1) * cols + rows * (cols + 1)
+
+
+@jit
+def _box(r: int, c: int, rows: int, cols: int) -> tuple[int, int]:
+    """Box ``(r, c)``'s bit and the mask of its four sides (``Board.box_masks``)."""
+    num_h = (rows + 1) * cols
+    mask = 1 << r * cols + c | 1 << (r + 1) * cols + c
+    mask |= 1 << num_h + r * (cols + 1) + c | 1 << num_h + r * (cols + 1) + c + 1
+    return 1 << r * cols + c, mask
+
+
+@jit
+def sides_of(rows: int, cols: int) -> npt.NDArray[np.int64]:
+    """The ``sides`` table ``margin`` takes (``dots_and_boxes._sides``): row ``i`` is (box bit,
+    box mask, box bit, box mask) of the one or two boxes line ``i`` borders, the lower box
+    first, zeros for a missing second."""
+    n = _num_lines(rows, cols)
+    num_h = (rows + 1) * cols
+    table = np.zeros((n, 4), np.int64)
+    for i in range(n):
+        if i < num_h:  # horizontal: the boxes above and below it
+            r, c = i // cols, i % cols
+            r0, c0, first, second = r - 1, c, r > 0, r < rows
+            r1, c1 = r, c
+        else:  # vertical: the boxes left and right of it
+            r, c = (i - num_h) // (cols + 1), (i - num_h) % (cols + 1)
+            r0, c0, first, second = r, c - 1, c > 0, c < cols
+            r1, c1 = r, c
+        j = 0
+        if first:
+            table[i, 0], table[i, 1] = _box(r0, c0, rows, cols)
+            j = 2
+        if second:
+            table[i, j], table[i, j + 1] = _box(r1, c1, rows, cols)
+    return table
+
+
+@jit
+def _completed(lines: int, m: int, rows: int, cols: int) -> int:
+    """The boxes line ``m`` borders that ``lines`` completes (bits)."""
+    num_h = (rows + 1) * cols
+    got = 0
+    if m < num_h:
+        r, c = m // cols, m % cols
+        if r > 0:
+            bit, mask = _box(r - 1, c, rows, cols)
+            if lines & mask == mask:
+                got |= bit
+        if r < rows:
+            bit, mask = _box(r, c, rows, cols)
+            if lines & mask == mask:
+                got |= bit
+    else:
+        r, c = (m - num_h) // (cols + 1), (m - num_h) % (cols + 1)
+        if c > 0:
+            bit, mask = _box(r, c - 1, rows, cols)
+            if lines & mask == mask:
+                got |= bit
+        if c < cols:
+            bit, mask = _box(r, c, rows, cols)
+            if lines & mask == mask:
+                got |= bit
+    return got
+
+
+@jit
+def _free(row: npt.NDArray[np.int64]) -> int:
+    n = _num_lines(row[_ROWS], row[_COLS])
+    return n - _popcount(row[_LINES])
+
+
+@jit
+def _popcount(b: int) -> int:
+    n = 0
+    while b:
+        b &= b - 1
+        n += 1
+    return n
+
+
+@jit
+def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The undrawn lines in increasing order; 0 once every line is drawn."""
+    lines = row[_LINES]
+    k = 0
+    for i in range(_num_lines(row[_ROWS], row[_COLS])):
+        if not lines >> i & 1:
+            out[k] = i
+            k += 1
+    return k
+
+
+@jit
+def step(row: npt.NDArray[np.int64], move: int, out: npt.NDArray[np.int64]) -> None:
+    """Line ``move`` drawn, written to ``out``; the mover keeps the turn iff it completes a
+    box."""
+    out[:] = row
+    lines = row[_LINES] | 1 << move
+    out[_LINES] = lines
+    got = _completed(lines, move, row[_ROWS], row[_COLS])
+    p = row[_TO_MOVE]
+    if got:
+        out[_OWN0 + p] |= got
+    else:
+        out[_TO_MOVE] = 1 - p
+
+
+@jit
+def player(row: npt.NDArray[np.int64]) -> int:
+    """The player to move, -1 once every line is drawn."""
+    return -1 if _free(row) == 0 else int(row[_TO_MOVE])
+
+
+@jit
+def _reward0(d: int, margin: bool) -> float:
+    """``mcts.unit_reward`` of player 0's return for a box margin ``d``, operation for
+    operation: ``(r + 1) * 0.5`` clipped to [0, 1]."""
+    if not margin:
+        d = (d > 0) - (d < 0)
+    u = (float(d) + 1.0) * 0.5
+    return 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+
+
+@jit
+def reward0(row: npt.NDArray[np.int64]) -> float:
+    """Player 0's reward in [0, 1] of a finished row."""
+    return _reward0(_popcount(row[_OWN0]) - _popcount(row[_OWN1]), row[_MARGIN] != 0)
+
+
+@jit
+def playout0(row: npt.NDArray[np.int64], k: int) -> float:
+    """Player 0's reward at the end of ``random_playout``'s game from the row (over or not)."""
+    rows, cols = row[_ROWS], row[_COLS]
+    d = margin(
+        row[_LINES], row[_OWN0], row[_OWN1], row[_TO_MOVE], sides_of(rows, cols),
+        _num_lines(rows, cols), seed(k),
+    )  # fmt: skip
+    return _reward0(d, row[_MARGIN] != 0)
+
+
+@jit
+def ending(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The moves after which the game is over: the last undrawn line."""
+    if _free(row) != 1:
+        return 0
+    return legal(row, out)
