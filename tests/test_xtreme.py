@@ -3,6 +3,7 @@ against a naive simulator-style implementation, codec, text, heuristic."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from purestate.core import keys
 from purestate.core.game import IllegalMove, ParseError
 from purestate.core.spec import SpecError
 from purestate.games.small_board import WINS
-from purestate.games.xtreme import State, XtremeTicTacToe, points
+from purestate.games.xtreme import Reward, State, XtremeTicTacToe, points
 from purestate.heuristics import uttt as heuristic
 
 GAME = XtremeTicTacToe()
@@ -461,3 +462,36 @@ def test_greedy_move_scores_beat_random_play(scorer: Any) -> None:
         score += 1.0 if r > 0 else 0.5 if r == 0 else 0.0
     # measured 1.0 over 60 games for both; random vs random scores about 0.5
     assert score / n >= 0.8
+
+
+@pytest.mark.parametrize("reward", ["points", "tiebreak", "draw"])
+def test_row_kernels_play_the_rules_to_every_kind_of_end(reward: Reward) -> None:
+    import numpy as np
+
+    from purestate.agents.mcts import unit_reward
+    from purestate.core.hooks import rows_of
+    from purestate.games.xtreme import winner
+
+    game = XtremeTicTacToe(reward=reward)
+    found = rows_of(game)
+    if found is None:
+        pytest.skip("numba is not installed (or NUMBA_DISABLE_JIT is set)")
+    assert found is rows_of(XtremeTicTacToe(reward=reward))
+    moves, out = np.empty(found.max_moves, np.int64), np.empty(found.width, np.int64)
+    ends = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        s, row = game.initial(), found.row_of(game.initial())
+        while not game.is_over(s):
+            assert found.player(row) == s.to_move
+            count = found.legal(row, moves)
+            assert tuple(moves[:count]) == game.legal(s)
+            m = rng.choice(game.legal(s))
+            found.step(row, m, out)
+            row = out.copy()
+            s = game.step(s, m)
+            assert found.state_of(row) == s
+        assert found.player(row) == -1
+        assert found.reward0(row) == unit_reward(game.returns(s)[0])
+        ends.add(winner(s))
+    assert ends == {0, 1, None}  # X's line, O's line, every small board closed

@@ -28,12 +28,15 @@ is ``row = 3 * (position // 3) + cell // 3``, ``col = 3 * (position % 3) + cell 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, Literal
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from attrs import frozen
 
 from purestate.core import compiled, keys
 from purestate.core.game import GameSpec, ParseError
+from purestate.core.hooks import Rows
+from purestate.core.memo import memo
 from purestate.core.spec import SpecError
 from purestate.games.big_board import (
     GAME_OVER,
@@ -50,6 +53,7 @@ __all__ = [
     "LAYOUT",
     "MARKS",
     "MAX_POINTS",
+    "POINTS_OF_MASK",
     "SYMMETRIES",
     "Reward",
     "State",
@@ -72,12 +76,18 @@ SYMMETRIES = LAYOUT.symmetries
 
 Reward = Literal["draw", "tiebreak", "points"]
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 _MOVE_BOARD = LAYOUT.move_board
 _MOVE_CELL = LAYOUT.move_cell
 _LEGAL_IN = LAYOUT.legal_in
-_POINTS_OF_MASK: tuple[int, ...] = tuple(
+POINTS_OF_MASK: tuple[int, ...] = tuple(
     sum(POSITION_POINTS[p] for p in range(9) if m >> p & 1) for m in range(512)
 )
+"""``POINTS_OF_MASK[won]``: the points of the small boards of one big board in the 9-bit
+``won`` (corner 4, centre 3, edge 6)."""
 
 
 @frozen
@@ -145,8 +155,8 @@ def winner(state: State) -> int | None:
 def points(state: State) -> tuple[int, int]:
     """The points of the small boards each player has won (corner 4, centre 3, edge 6)."""
     return (
-        _POINTS_OF_MASK[state.won_x & FULL] + _POINTS_OF_MASK[state.won_x >> 9],
-        _POINTS_OF_MASK[state.won_o & FULL] + _POINTS_OF_MASK[state.won_o >> 9],
+        POINTS_OF_MASK[state.won_x & FULL] + POINTS_OF_MASK[state.won_x >> 9],
+        POINTS_OF_MASK[state.won_o & FULL] + POINTS_OF_MASK[state.won_o >> 9],
     )
 
 
@@ -249,10 +259,10 @@ class XtremeTicTacToe(BigBoardGame[State]):
         if self.reward == "draw":
             return (0.0, 0.0)
         diff = (
-            _POINTS_OF_MASK[won_x & FULL]
-            + _POINTS_OF_MASK[won_x >> 9]
-            - _POINTS_OF_MASK[won_o & FULL]
-            - _POINTS_OF_MASK[won_o >> 9]
+            POINTS_OF_MASK[won_x & FULL]
+            + POINTS_OF_MASK[won_x >> 9]
+            - POINTS_OF_MASK[won_o & FULL]
+            - POINTS_OF_MASK[won_o >> 9]
         )
         v = float((diff > 0) - (diff < 0)) if self.reward == "tiebreak" else diff / MAX_POINTS
         return (v, -v)
@@ -316,6 +326,11 @@ class XtremeTicTacToe(BigBoardGame[State]):
             return (1.0, -1.0) if end == 0 else (-1.0, 1.0)
         won = end - 2
         return self._exhausted(won & ALL_CLOSED, won >> 18)
+
+    def row_kernels(self) -> Rows | None:
+        """The states as int64 rows with ``kernels/xtreme.py``'s compiled rules
+        (``RowKernels``); None without numba. A bonus move's row names the same player again."""
+        return _rows(self.reward)
 
     def _random_game(self, state: State, rand: Callable[[], float]) -> tuple[float, float]:
         """``playout`` from a position that is not over, with ``rand`` uniform in [0, 1)."""
@@ -470,6 +485,46 @@ class XtremeTicTacToe(BigBoardGame[State]):
         out.append(f"points: X {px}, O {po} (corner 4, centre 3, edge 6)")
         out.append(_status_line(state, self.reward))
         return "\n".join(out)
+
+
+def row_of(state: State, reward: Reward) -> npt.NDArray[np.int64]:
+    """The state's row for the row kernels: X's 18 small boards, O's, the won and closed masks,
+    target, to_move, bonus and the reward option's number (``kernels/xtreme.py``)."""
+    import numpy as np
+
+    row = np.empty(43, np.int64)
+    for sb in range(18):
+        row[sb] = state.x >> 9 * sb & FULL
+        row[18 + sb] = state.o >> 9 * sb & FULL
+    row[36:] = (
+        state.won_x, state.won_o, state.closed, state.target, state.to_move, state.bonus,
+        _REWARDS.index(reward),
+    )  # fmt: skip
+    return row
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of`` undone)."""
+    x = sum(int(row[sb]) << 9 * sb for sb in range(18))
+    o = sum(int(row[18 + sb]) << 9 * sb for sb in range(18))
+    boards = int(row[36]) | int(row[37]) << 18 | int(row[38]) << 36
+    return _state(x, o, boards, int(row[39]), int(row[40]), bool(row[41]))
+
+
+_REWARDS: tuple[Reward, ...] = ("draw", "tiebreak", "points")
+"""The reward options by their number in a row (``kernels/xtreme.py``'s ``REWARDS``)."""
+
+
+@memo(size=None, why="one entry per reward option: three")
+def _rows(reward: Reward) -> Rows | None:
+    kernel = compiled.kernels("xtreme")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.WIDTH, max_moves=162, row_of=partial(row_of, reward=reward),
+        state_of=state_of, legal=kernel.legal, step=kernel.step, player=kernel.player,
+        reward0=kernel.reward0, playout0=kernel.playout0,
+    )  # fmt: skip
 
 
 def _status_line(state: State, reward: str) -> str:

@@ -4,11 +4,14 @@ masks. A player's 162 bits come in four words of five small boards (45 bits) eac
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from purestate.core.compiled import jit
+from purestate.games.big_board import GAME_OVER as OVER
 from purestate.games.kernels.bits import FREE, free_move, nth_zero, open_cells
 from purestate.games.kernels.stream import draw, seed
 from purestate.games.small_board import WINS
+from purestate.games.xtreme import MAX_POINTS, POINTS_OF_MASK
 
 _WINS = np.array(WINS, dtype=np.bool_)
 WORD_BOARDS = 5
@@ -91,3 +94,126 @@ def playout(
 ) -> int:  # fmt: skip
     """``end`` drawing from key ``k`` (passed as ``compiled.as_int64``)."""
     return end(x0, x1, x2, x3, o0, o1, o2, o3, boards, target, to_move, bonus, seed(k))
+
+
+# -- row kernels (``XtremeTicTacToe.rows``) ------------------------------------------------------
+
+WIDTH = 43
+"""Entries of a row: X's marks on each of the 18 small boards (9 bits each), then O's, then the
+boards X has won, O has won and the closed ones, the target (``GAME_OVER`` once over), the
+player to move, the bonus flag, and the reward option (``REWARDS``' index)."""
+WON_X, WON_O, CLOSED, TARGET, TO_MOVE, BONUS, REWARD = range(36, WIDTH)
+REWARDS = ("draw", "tiebreak", "points")
+"""The ``reward`` options by their number in a row (``xtreme._REWARDS``)."""
+_POINTS = np.array(POINTS_OF_MASK, np.int64)
+
+
+@jit
+def _line(won: int) -> bool:
+    return bool(_WINS[won & 511] or _WINS[won >> 9])
+
+
+@jit
+def _exhausted0(won_x: int, won_o: int, reward: int) -> float:
+    """X's reward in [0, 1] when every small board closed without a line: ``unit_reward`` of
+    ``XtremeTicTacToe._exhausted``, operation for operation."""
+    if reward == 0:
+        return 0.5
+    diff = _POINTS[won_x & 511] + _POINTS[won_x >> 9] - _POINTS[won_o & 511] - _POINTS[won_o >> 9]
+    v = float((diff > 0) - (diff < 0)) if reward == 1 else diff / MAX_POINTS
+    u = (v + 1.0) * 0.5
+    return 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+
+
+@jit
+def _cells(occ: int, sb: int, out: npt.NDArray[np.int64], k: int) -> int:
+    for c in range(9):
+        if not occ >> c & 1:
+            out[k] = 9 * sb + c
+            k += 1
+    return k
+
+
+@jit
+def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The move ids of the playable empty cells in increasing order; 0 once over."""
+    t = row[TARGET]
+    if t == OVER:
+        return 0
+    closed = row[CLOSED]
+    k = 0
+    for sb in range(18):
+        if closed >> sb & 1 or (t >= 0 and sb != t and sb != t + 9):
+            continue
+        k = _cells(row[sb] | row[18 + sb], sb, out, k)
+    return k
+
+
+@jit
+def step(row: npt.NDArray[np.int64], move: int, out: npt.NDArray[np.int64]) -> None:
+    """The mover's mark on ``move``, written to ``out`` (``XtremeTicTacToe.step``)."""
+    out[:] = row
+    sb, c = move // 9, move % 9
+    p = row[TO_MOVE]
+    m = row[18 * p + sb] | 1 << c
+    out[18 * p + sb] = m
+    closed = row[CLOSED]
+    if _WINS[m]:
+        won = row[WON_X + p] | 1 << sb
+        out[WON_X + p] = won
+        closed |= 1 << sb
+        out[CLOSED] = closed
+        if _WINS[won >> 9 if sb >= 9 else won & 511] or closed == _ALL:
+            out[TARGET], out[TO_MOVE], out[BONUS] = OVER, 1 - p, 0
+            return
+        out[TARGET] = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
+        if row[BONUS]:
+            out[TO_MOVE], out[BONUS] = 1 - p, 0
+        else:
+            out[BONUS] = 1
+        return
+    if (row[sb] | row[18 + sb] | 1 << c) == 511:
+        closed |= 1 << sb
+        out[CLOSED] = closed
+        if closed == _ALL:
+            out[TARGET], out[TO_MOVE], out[BONUS] = OVER, 1 - p, 0
+            return
+    out[TARGET] = -1 if closed >> c & 1 and closed >> (c + 9) & 1 else c
+    out[TO_MOVE], out[BONUS] = 1 - p, 0
+
+
+@jit
+def player(row: npt.NDArray[np.int64]) -> int:
+    """The player to move (again, on a bonus move), -1 once over."""
+    return -1 if row[TARGET] == OVER else int(row[TO_MOVE])
+
+
+@jit
+def reward0(row: npt.NDArray[np.int64]) -> float:
+    """X's reward in [0, 1] of a finished row."""
+    if _line(row[WON_X]):
+        return 1.0
+    if _line(row[WON_O]):
+        return 0.0
+    return _exhausted0(row[WON_X], row[WON_O], row[REWARD])
+
+
+@jit
+def playout0(row: npt.NDArray[np.int64], k: int) -> float:
+    """X's reward at the end of ``playout``'s game from the row (over or not)."""
+    if row[TARGET] == OVER:
+        return reward0(row)
+    xs = np.zeros(4, np.int64)
+    os = np.zeros(4, np.int64)
+    for sb in range(18):
+        w, at = divmod(sb, WORD_BOARDS)
+        xs[w] |= row[sb] << 9 * at
+        os[w] |= row[18 + sb] << 9 * at
+    boards = row[WON_X] | row[WON_O] << 18 | row[CLOSED] << 36
+    e = end(
+        xs[0], xs[1], xs[2], xs[3], os[0], os[1], os[2], os[3], boards, row[TARGET],
+        row[TO_MOVE], row[BONUS] != 0, seed(k),
+    )  # fmt: skip
+    if e < 2:
+        return 1.0 if e == 0 else 0.0
+    return _exhausted0((e - 2) & _ALL, (e - 2) >> 18, row[REWARD])
