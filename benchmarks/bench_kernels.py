@@ -2,7 +2,7 @@
 
 Run: ``PYTHONPATH=src python benchmarks/bench_kernels.py [--reps R] [--seconds S] [--only PART]``
 
-Parts (``--only playouts|batch|compile|mcts|mcts-parts``; all by default):
+Parts (``--only playouts|batch|compile|mcts|mcts-parts|rows``; all by default):
 
 - **playouts**: random games from the start, one call per game, for tic-tac-toe, connect four,
   ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
@@ -25,6 +25,12 @@ Parts (``--only playouts|batch|compile|mcts|mcts-parts``; all by default):
 - **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
   of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
   redone alone, the rest being selection, backup and the loop.
+- **rows**: the row kernels (``core.hooks.Rows``) of every game that has them: the first call
+  of all their functions in a new process (cold numba cache, then warm), and one ``legal`` plus
+  one ``step`` of a legal move per call over positions of random games, in nanoseconds: the
+  pure ``game.legal``/``game.step``, the compiled functions called from Python, and the same
+  called inside a compiled loop (where the compiled tree calls them), with the ratios of pure
+  to compiled.
 
 The machine may be shared: read the ratios, which come from one process.
 """
@@ -373,11 +379,147 @@ def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:
     return run
 
 
+ROW_GAMES = (*GAMES, "xtreme_tictactoe")
+"""The games the rows part looks at (those whose ``rows_of`` is not None are timed)."""
+
+_ROWS_FIRST_CALLS = """
+import time
+import numpy as np
+import purestate
+from purestate.core import compiled, keys
+from purestate.core.hooks import rows_of
+compiled.kernels("stream")
+parts = []
+for spec in %r:
+    g = purestate.make(spec)
+    t = time.perf_counter()
+    r = rows_of(g)
+    if r is None:
+        continue
+    row, out = r.row_of(g.initial()), np.empty(r.max_moves, np.int64)
+    child = np.empty(r.width, np.int64)
+    r.step(row, out[r.legal(row, out) - 1], child)
+    r.player(child)
+    r.playout0(child, compiled.as_int64(keys.key(0)))
+    r.reward0(child)
+    if r.decisive0 is not None:
+        r.decisive0(child, 0, True)
+    if r.ending is not None:
+        r.ending(child, out)
+    parts.append(f"{g.spec.name} {time.perf_counter() - t:.2f}")
+print(", ".join(parts))
+"""
+
+
+def _row_positions(game: Any, count: int) -> list[Any]:
+    """``count`` positions that are not over, from random games of ``keys.key(24)``."""
+    out: list[Any] = []
+    g = 0
+    while len(out) < count:
+        s = game.initial()
+        ply = 0
+        while not game.is_over(s) and len(out) < count:
+            out.append(s)
+            s = game.step(s, keys.choice(keys.fold_in(keys.key(24), g * 1000 + ply), game.legal(s)))
+            ply += 1
+        g += 1
+    return out
+
+
+def part_rows(reps: int) -> None:
+    """The row kernels: first-call compile times, then ``legal`` + ``step`` per call."""
+    import numpy as np
+    from numba import njit
+
+    from purestate.core.hooks import rows_of
+
+    print("\nrow kernels, first call of every function in a new process, wall seconds")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for label in ("cold cache", "warm cache"):
+            out = subprocess.run(
+                [sys.executable, "-c", _ROWS_FIRST_CALLS % (ROW_GAMES,)],
+                env=env, capture_output=True, text=True, check=True,
+            ).stdout.strip()  # fmt: skip
+            print(f"{label:10}: {out}")
+
+    @njit
+    def walk(legal: Any, step: Any, rows: Any, turn: int, rounds: int) -> int:
+        moves = np.empty(512, np.int64)
+        child = np.empty(rows.shape[1], np.int64)
+        seen = 0
+        for t in range(turn, turn + rounds):
+            for i in range(rows.shape[0]):
+                n = legal(rows[i], moves)
+                step(rows[i], moves[(i + t) % n], child)
+                seen += child[0] & 1
+        return seen
+
+    print(
+        "\none legal + one step per call over 512 positions, nanoseconds per call (median of "
+        f"{reps}); pure / compiled in brackets"
+    )
+    for spec in ROW_GAMES:
+        game = purestate.make(spec)
+        r = rows_of(game)
+        if r is None:
+            print(f"{spec}: no row kernels")
+            continue
+        med = _legal_step_times(game, r, walk, reps)
+        print(
+            f"{game.spec.name} ({spec}): pure {med['pure']:.0f}, compiled from Python "
+            f"{med['from Python']:.0f} ({med['pure'] / med['from Python']:.1f}x), in a kernel "
+            f"{med['in a kernel']:.1f} ({med['pure'] / med['in a kernel']:.0f}x)"
+        )
+
+
+def _legal_step_times(game: Any, r: Any, walk: Any, reps: int) -> dict[str, float]:
+    """Nanoseconds per ``legal`` + ``step`` over 512 positions: pure, compiled called from
+    Python, compiled inside ``walk`` (median of ``reps``, the three taking turns)."""
+    import numpy as np
+
+    states = _row_positions(game, 512)
+    rows = np.stack([r.row_of(s) for s in states])
+    legal, step = r.legal, r.step
+    moves = np.empty(r.max_moves, np.int64)
+    child = np.empty(r.width, np.int64)
+
+    def pure(turn: int) -> None:
+        for i, s in enumerate(states):
+            ms = game.legal(s)
+            game.step(s, ms[(i + turn) % len(ms)])
+
+    def from_python(turn: int) -> None:
+        for i in range(len(rows)):
+            row = rows[i]
+            n = legal(row, moves)
+            step(row, moves[(i + turn) % n], child)
+
+    def in_kernel(turn: int) -> None:
+        # one call for many rounds: a call passing jitted functions costs about 10 µs to
+        # dispatch from Python
+        walk(legal, step, rows, turn, 100)
+
+    times: dict[str, list[float]] = {"pure": [], "from Python": [], "in a kernel": []}
+    runs = (("pure", pure, 1), ("from Python", from_python, 1), ("in a kernel", in_kernel, 100))
+    for _, run, _ in runs:
+        run(0)  # warm: compiled, tables built
+    for rep in range(reps):
+        for name, run, rounds in runs:
+            t = time.process_time()
+            for turn in range(1, 11):
+                run(rep * 10 + turn)
+            times[name].append((time.process_time() - t) / (10 * rounds * len(rows)) * 1e9)
+    return {name: statistics.median(v) for name, v in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
-    parser.add_argument("--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts"))
+    parser.add_argument(
+        "--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts", "rows")
+    )
     args = parser.parse_args()
     if args.only in (None, "compile"):
         part_compile()
@@ -389,6 +531,8 @@ def main() -> None:
         part_mcts(args.reps)
     if args.only in (None, "mcts-parts"):
         part_mcts_parts(args.reps)
+    if args.only in (None, "rows"):
+        part_rows(args.reps)
 
 
 if __name__ == "__main__":

@@ -256,7 +256,7 @@ def playout0(row: npt.NDArray[np.int64], k: int) -> float:
 @jit
 def decisive0(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
     """X's reward at the end of ``decisive_playout``'s game from the row (over or not)."""
-    if player(row) < 0:
+    if row[_WINNER] >= 0 or row[_X] | row[_O] == _full(row[_COLUMNS], row[_ROWS]):
         return _reward0(row[_WINNER])
     return _reward0(
         decisive_winner(

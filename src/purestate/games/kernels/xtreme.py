@@ -126,15 +126,6 @@ def _exhausted0(won_x: int, won_o: int, reward: int) -> float:
 
 
 @jit
-def _cells(occ: int, sb: int, out: npt.NDArray[np.int64], k: int) -> int:
-    for c in range(9):
-        if not occ >> c & 1:
-            out[k] = 9 * sb + c
-            k += 1
-    return k
-
-
-@jit
 def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     """The move ids of the playable empty cells in increasing order; 0 once over."""
     t = row[TARGET]
@@ -145,7 +136,11 @@ def legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
     for sb in range(18):
         if closed >> sb & 1 or (t >= 0 and sb != t and sb != t + 9):
             continue
-        k = _cells(row[sb] | row[18 + sb], sb, out, k)
+        occ = row[sb] | row[18 + sb]
+        for c in range(9):  # not a call passing ``out``: its reference counts cost 15 ns
+            if not occ >> c & 1:
+                out[k] = 9 * sb + c
+                k += 1
     return k
 
 
@@ -202,7 +197,7 @@ def reward0(row: npt.NDArray[np.int64]) -> float:
 def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """X's reward at the end of ``playout``'s game from the row (over or not)."""
     if row[TARGET] == OVER:
-        return reward0(row)
+        return reward0(row)  # a finished row: once per search, not per simulation
     xs = np.zeros(4, np.int64)
     os = np.zeros(4, np.int64)
     for sb in range(18):
