@@ -101,22 +101,27 @@ def _box(r: int, c: int, rows: int, cols: int) -> tuple[int, int]:
 
 
 @jit
+def _borders(m: int, rows: int, cols: int) -> tuple[int, int, int, int, bool, bool]:
+    """The two boxes line ``m`` may border, ``(r0, c0, r1, c1, first, second)``: above and
+    below a horizontal line, left and right of a vertical one, the lower box first, each there
+    only where ``first`` or ``second`` says (not beyond the board's edge)."""
+    num_h = (rows + 1) * cols
+    if m < num_h:
+        r, c = m // cols, m % cols
+        return r - 1, c, r, c, r > 0, r < rows
+    r, c = (m - num_h) // (cols + 1), (m - num_h) % (cols + 1)
+    return r, c - 1, r, c, c > 0, c < cols
+
+
+@jit
 def sides_of(rows: int, cols: int) -> npt.NDArray[np.int64]:
     """The ``sides`` table ``margin`` takes (``dots_and_boxes._sides``): row ``i`` is (box bit,
     box mask, box bit, box mask) of the one or two boxes line ``i`` borders, the lower box
     first, zeros for a missing second."""
     n = _num_lines(rows, cols)
-    num_h = (rows + 1) * cols
     table = np.zeros((n, 4), np.int64)
     for i in range(n):
-        if i < num_h:  # horizontal: the boxes above and below it
-            r, c = i // cols, i % cols
-            r0, c0, first, second = r - 1, c, r > 0, r < rows
-            r1, c1 = r, c
-        else:  # vertical: the boxes left and right of it
-            r, c = (i - num_h) // (cols + 1), (i - num_h) % (cols + 1)
-            r0, c0, first, second = r, c - 1, c > 0, c < cols
-            r1, c1 = r, c
+        r0, c0, r1, c1, first, second = _borders(i, rows, cols)
         j = 0
         if first:
             table[i, 0], table[i, 1] = _box(r0, c0, rows, cols)
@@ -129,25 +134,10 @@ def sides_of(rows: int, cols: int) -> npt.NDArray[np.int64]:
 @jit
 def _completed(lines: int, m: int, rows: int, cols: int) -> int:
     """The boxes line ``m`` borders that ``lines`` completes (bits)."""
-    num_h = (rows + 1) * cols
+    r0, c0, r1, c1, first, second = _borders(m, rows, cols)
     got = 0
-    if m < num_h:
-        r, c = m // cols, m % cols
-        if r > 0:
-            bit, mask = _box(r - 1, c, rows, cols)
-            if lines & mask == mask:
-                got |= bit
-        if r < rows:
-            bit, mask = _box(r, c, rows, cols)
-            if lines & mask == mask:
-                got |= bit
-    else:
-        r, c = (m - num_h) // (cols + 1), (m - num_h) % (cols + 1)
-        if c > 0:
-            bit, mask = _box(r, c - 1, rows, cols)
-            if lines & mask == mask:
-                got |= bit
-        if c < cols:
+    for there, r, c in ((first, r0, c0), (second, r1, c1)):
+        if there:
             bit, mask = _box(r, c, rows, cols)
             if lines & mask == mask:
                 got |= bit
