@@ -478,7 +478,7 @@ def test_row_kernels_play_the_rules_to_every_kind_of_end(reward: Reward) -> None
         pytest.skip("numba is not installed (or NUMBA_DISABLE_JIT is set)")
     assert found is rows_of(XtremeTicTacToe(reward=reward))
     moves, out = np.empty(found.max_moves, np.int64), np.empty(found.width, np.int64)
-    ends = set()
+    results: set[int | None] = set()
     for seed in range(40):
         rng = random.Random(seed)
         s, row = game.initial(), found.row_of(game.initial())
@@ -486,6 +486,9 @@ def test_row_kernels_play_the_rules_to_every_kind_of_end(reward: Reward) -> None
             assert found.player(row) == s.to_move
             count = found.legal(row, moves)
             assert tuple(moves[:count]) == game.legal(s)
+            count = found.ending(row, moves)
+            ends = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+            assert tuple(moves[:count]) == ends
             m = rng.choice(game.legal(s))
             found.step(row, m, out)
             row = out.copy()
@@ -493,5 +496,5 @@ def test_row_kernels_play_the_rules_to_every_kind_of_end(reward: Reward) -> None
             assert found.state_of(row) == s
         assert found.player(row) == -1
         assert found.reward0(row) == unit_reward(game.returns(s)[0])
-        ends.add(winner(s))
-    assert ends == {0, 1, None}  # X's line, O's line, every small board closed
+        results.add(winner(s))
+    assert results == {0, 1, None}  # X's line, O's line, every small board closed

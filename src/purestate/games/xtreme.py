@@ -523,7 +523,7 @@ def _rows(reward: Reward) -> Rows | None:
     return Rows(
         width=kernel.WIDTH, max_moves=162, row_of=partial(row_of, reward=reward),
         state_of=state_of, legal=kernel.legal, step=kernel.step, player=kernel.player,
-        reward0=kernel.reward0, playout0=kernel.playout0,
+        reward0=kernel.reward0, playout0=kernel.playout0, ending=kernel.ending,
     )  # fmt: skip
 
 

@@ -212,3 +212,25 @@ def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     if e < 2:
         return 1.0 if e == 0 else 0.0
     return _exhausted0((e - 2) & _ALL, (e - 2) >> 18, row[REWARD])
+
+
+@jit
+def ending(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The moves after which the game is over, in ``legal``'s order: a small board won that
+    completes the mover's line of boards, or the last open board closed."""
+    count = legal(row, out)
+    p = row[TO_MOVE]
+    won = row[WON_X + p]
+    closed = row[CLOSED]
+    k = 0
+    for i in range(count):
+        m = out[i]
+        sb, bit = m // 9, 1 << m % 9
+        ends = closed | 1 << sb == _ALL and (row[sb] | row[18 + sb] | bit) == 511
+        if _WINS[row[18 * p + sb] | bit]:
+            w = won | 1 << sb
+            ends = bool(_WINS[w >> 9 if sb >= 9 else w & 511]) or closed | 1 << sb == _ALL
+        if ends:
+            out[k] = m
+            k += 1
+    return k
