@@ -148,6 +148,31 @@ def test_evaluate_a_saved_menace_table(tmp_path: Path) -> None:
     assert data["second"] is None and data["first"]["wins"] >= 0
 
 
+def test_agent_options_beside_a_table_change_the_files_agent(tmp_path: Path) -> None:
+    # --agent beside --table lays its options over the file's agent (the same learner with
+    # another play-time option), rather than starting from the defaults
+    out = tmp_path / "run"
+    agent = "qlearning:alpha=0.3,gamma=0.8"
+    code, text = run("selfplay", "--agent", agent, "--games", "30", "--out", str(out))
+    assert code == 0, text
+    table = str(out / "table.json")
+    code, text = run(
+        "evaluate", "--table", table, "--agent", "qlearning:epsilon=0.25", "--games", "5", "--json"
+    )
+    assert code == 0, text
+    spec = json.loads(text)["agent"]
+    assert "alpha=0.3" in spec and "gamma=0.8" in spec and "epsilon=0.25" in spec, spec
+    # a bad option is the user's: one line, exit 2, the file untouched
+    before = (out / "table.json").read_bytes()
+    code, text = run("evaluate", "--table", table, "--agent", "qlearning:epsilon=2")
+    assert code == 2 and "Traceback" not in text, text
+    assert len([ln for ln in text.splitlines() if ln.strip()]) == 1, text
+    assert (out / "table.json").read_bytes() == before
+    # another agent replaces the file's, as before (and MENACE cannot read a Q table)
+    code, text = run("evaluate", "--table", table, "--agent", "menace")
+    assert code == 2 and "Traceback" not in text, text
+
+
 def test_menace_boxes_shows_boards_with_beads() -> None:
     code, text = run("menace", "boxes", "--stage", "1")
     assert code == 0, text

@@ -167,7 +167,13 @@ def test_evaluate_and_menace_boxes_read_the_agent_from_the_table(tmp_path: Path)
     code, text = run("menace", "boxes", "--table", str(table), "--agent", "menace:preset=scroggs",
                      "--limit", "1")  # fmt: skip
     assert code == 0, text  # --agent overrides the file's agent
-    code, text = run("menace", "boxes", "--table", str(table), "--agent", "menace", "--limit", "1")
+    # options beside the table are laid over the file's agent: plain "menace" is still scroggs
+    code, text = run("menace", "boxes", "--table", str(table), "--agent", "menace", "--json",
+                     "--limit", "1")  # fmt: skip
+    assert code == 0, text
+    assert len(json.loads(text)[0]["beads"]) == 3
+    code, text = run("menace", "boxes", "--table", str(table), "--agent", "menace:preset=michie",
+                     "--limit", "1")  # fmt: skip
     # but a table made with other options is refused, not read as the agent asked for
     assert code == 2 and "menace:preset=scroggs" in text and "Traceback" not in text
     q = selfplay(tmp_path / "q", "--agent", "qlearning", "--opponent", "random", "--games", "20")

@@ -31,7 +31,10 @@ def analyze_command(
     ] = None,
     agent: Annotated[
         str | None,
-        typer.Option("--agent", help="The learner that wrote the table (default: the file's)."),
+        typer.Option(
+            "--agent",
+            help="Options laid over the learner that wrote the table (default: the file's).",
+        ),
     ] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -20,7 +20,7 @@ from purestate.core.game import Game, IllegalMove, ParseError
 from purestate.core.registry import agent, make_spec
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError
-from purestate.io.tables import TableFile, load_table, load_table_agent
+from purestate.io.tables import TableFile, load_table_agent
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -96,12 +96,12 @@ def _clocked(spec: str) -> Any:
 
 
 def table_from(path: Path, game: Game[Any, Any], spec: str | None) -> tuple[Any, TableFile]:
-    """The agent and the table of a table file: the agent is the one the file names, or
-    ``spec`` if given (an override, e.g. other options for the same learner)."""
-    if spec is None:
-        return load_table_agent(path, game, _clocked)
-    made = agent_from(spec)
-    return made, load_table(path, game, made)
+    """The agent and the table of a table file: the agent the file names, changed by ``spec``
+    if given (options laid over the file's for the same agent, or another agent)."""
+    try:
+        return load_table_agent(path, game, _clocked, spec)
+    except SpecError as e:
+        raise UserError(str(e)) from None
 
 
 EXPLORE_HELP = (

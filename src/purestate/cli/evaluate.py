@@ -51,7 +51,10 @@ def _figures(t: Tally) -> dict[str, Any]:
 def evaluate_command(
     agent: Annotated[
         str | None,
-        typer.Option(help="The agent to evaluate (spec string; with --table: the file's agent)."),
+        typer.Option(
+            help="The agent to evaluate (spec string; with --table: options laid over the file's "
+            "agent, e.g. alphazero:seconds=0.1)."
+        ),
     ] = None,
     opponent: Annotated[str, typer.Option(help="The opponent (spec string).")] = "random",
     game: Annotated[

@@ -145,8 +145,8 @@ def play_command(
     table: Annotated[
         Path | None,
         typer.Option(
-            help="Play against a saved table (e.g. a trained MENACE); the agent is the file's "
-            "unless --opponent is given."
+            help="Play against a saved table (e.g. a trained MENACE); the agent is the file's, "
+            "with the options --opponent gives laid over it."
         ),
     ] = None,
     seat: Annotated[Seat, typer.Option(help="Your seat.")] = Seat.first,
@@ -178,9 +178,9 @@ def play_command(
 
     Without --opponent you play the game's default opponent, one that answers within a second or
     so a move: perfect for tic-tac-toe and small dots and boxes, mcts for the larger games,
-    alpha-beta with Voronoi for Tron (docs/solvers.md); with --table, the agent the file names.
-    A learning agent plays its table's best moves unless --explore (or --learn, with which it
-    plays and learns by its own rule).
+    alpha-beta with Voronoi for Tron (docs/solvers.md); with --table, the agent the file names
+    (--opponent changes its options). A learning agent plays its table's best moves unless
+    --explore (or --learn, with which it plays and learns by its own rule).
     """
     g = game_from(game)
     human = 0 if seat is Seat.first else 1

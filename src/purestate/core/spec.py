@@ -43,6 +43,25 @@ def parse_spec(text: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def merge_spec(base: str, override: str) -> str:
+    """``override``'s options laid over ``base``'s when both name the same thing, else
+    ``override`` as it is.
+
+    ``merge_spec("alphazero:width=32,replay=60000", "alphazero:seconds=0.1,simulations=0")`` is
+    ``alphazero:width=32,replay=60000,seconds=0.1,simulations=0``: a saved table's learner with
+    other play-time options, without spelling out the options its table was made with.
+
+    Raises:
+        SpecError: if either is not a spec string.
+    """
+    name, params = parse_spec(base)
+    other, changes = parse_spec(override)
+    if other != name:
+        return override.strip()
+    merged = {**params, **changes}
+    return name + (":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else "")
+
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 

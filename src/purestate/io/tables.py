@@ -25,12 +25,13 @@ from typing import Any
 
 from attrs import frozen
 
+from purestate.core import history
 from purestate.core.agent import Agent, ArrayTable, Persistent
 from purestate.core.game import Game
 from purestate.core.hooks import array_table_of, supports_seat
 from purestate.core.record import game_spec
 from purestate.core.registry import agent as registry_agent
-from purestate.core.spec import SpecError
+from purestate.core.spec import SpecError, merge_spec, parse_spec
 from purestate.io.array_tables import (
     SUFFIX,
     Archive,
@@ -272,23 +273,43 @@ def load_table_agent(
     path: Path,
     game: Game[Any, Any],
     make: Callable[[str], Agent] = registry_agent,
+    options: str | None = None,
 ) -> tuple[Agent, TableFile]:
     """Read a table file together with the agent that wrote it (its ``agent`` field).
 
     ``make`` builds the agent from that spec string (the shell passes its own, which gives
-    budgeted agents the clock); the table is then read as ``load_table`` reads it.
+    budgeted agents the clock); the table is then read as ``load_table`` reads it. ``options``
+    (a spec string, what ``--agent`` gives beside ``--table``) changes that agent: naming the
+    same agent, its options are laid over the file's (``alphazero:seconds=0.1`` keeps the
+    network's layout and plays with another budget); naming another agent, it replaces it.
 
     Raises:
         FileFormatError: one line naming the file and what is wrong (no or a bad agent spec too).
+        SpecError: for bad ``options`` (the user's, not the file's).
     """
     data = _document(path, read_bytes(path, limit=MAX_TABLE_BYTES))
     spec = data.get("agent") if isinstance(data, dict) else None
     if not isinstance(spec, str) or not spec:
+        if options is not None:  # a file from before the field: the user names its agent
+            made = make(options)
+            return made, load_table(path, game, made)
         raise FileFormatError(
             f"{path}: no 'agent' field; name the agent that wrote it with --agent"
         )
     try:
-        made = make(spec)
+        if options is None:
+            made = make(spec)
+        else:
+            parse_spec(spec)
     except SpecError as e:
         raise FileFormatError(f"{path}: its agent {spec!r} is not usable: {e}") from None
+    if options is not None:  # a bad option here is the user's: SpecError, not the file's
+        made = make(merge_spec(_canonical_name(spec), _canonical_name(options)))
     return made, load_table(path, game, made)
+
+
+def _canonical_name(spec: str) -> str:
+    """``spec`` with the agent's name of today (``seedbot:...`` -> ``xtreme2019:...``)."""
+    name, _, rest = spec.strip().partition(":")
+    today = history.agent_name(name.strip())
+    return today + (":" + rest if rest else "")
