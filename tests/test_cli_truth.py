@@ -216,3 +216,15 @@ def test_the_command_line_starts_without_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_the_command_line_starts_without_numpy() -> None:
+    # numpy costs about a tenth of a second of every command's start; the commands that read or
+    # write arrays (table archives, cached solutions, Elo) import it when they do
+    import subprocess
+    import sys
+
+    code = "import sys, purestate.cli; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
