@@ -9,7 +9,13 @@ Each rep runs ``python -m purestate selfplay --games N --out DIR`` (MENACE again
 checkpoint, summary (with the exact solver's optimal-move rates) and the learning curve.
 ``--against`` names another checkout (its ``src`` goes first on the child's ``PYTHONPATH``): the
 two trees take turns rep by rep under the same load, and the ratio of their medians is printed
-with the figures; the run folders of both are compared byte for byte (all but the picture).
+with the figures; the run folders of both are compared byte for byte, and the learning curves
+pixel for pixel.
+
+``--bytecode-cache`` lets the children keep the compiled bytecode of both trees in a temporary
+folder (``PYTHONPYCACHEPREFIX``, one untimed run of each tree first), as an installed package
+has it; without it, a shell that sets ``PYTHONDONTWRITEBYTECODE`` makes every run compile the
+sources it imports again.
 
 A second figure times the training alone in a child of each tree (``Selfplay.stretches``: the
 games and the learning, without start-up, the log, the summary or the picture).
@@ -28,11 +34,32 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 COMPARED = ("run.json", "games.jsonl", "table.json", "summary.json", "checkpoint.json")
+PICTURE = "learning_curve.png"
+BYTECODE: dict[str, str] = {}
+"""The children's bytecode settings (``--bytecode-cache``), added to their environment."""
+
+
+def child_env(tree: Path) -> dict[str, str]:
+    """The environment of a child running ``tree``'s sources."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "MPLBACKEND": "Agg", **BYTECODE}
+    if BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def same_pixels(a: Path, b: Path) -> bool:
+    """Whether two PNG files hold the same pixels (their bytes may differ)."""
+    from PIL import Image, ImageChops
+
+    with Image.open(a) as x, Image.open(b) as y:
+        if x.size != y.size:
+            return False
+        return ImageChops.difference(x.convert("RGBA"), y.convert("RGBA")).getbbox() is None
 
 
 def cli_seconds(tree: Path, games: int, out: Path) -> float:
     """CPU seconds of one ``purestate selfplay`` run with ``tree``'s sources, writing ``out``."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "MPLBACKEND": "Agg"}
+    env = child_env(tree)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(
         [sys.executable, "-m", "purestate", "selfplay", "--games", str(games), "--out", str(out)],
@@ -61,7 +88,7 @@ print(games / (time.process_time() - t0))
 
 def training_rate(tree: Path, games: int) -> float:
     """Games per CPU second of ``Selfplay.stretches`` alone with ``tree``'s sources."""
-    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    env = child_env(tree)
     out = subprocess.run([sys.executable, "-c", TRAINING, str(games)], env=env, check=True,
                          capture_output=True, text=True).stdout  # fmt: skip
     return float(out)
@@ -72,13 +99,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--against", type=Path, help="another checkout to alternate with")
+    parser.add_argument(
+        "--bytecode-cache", action="store_true", help="keep compiled bytecode between runs"
+    )
     args = parser.parse_args()
     trees = {"this tree": HERE}
     if args.against is not None:
         trees["other tree"] = args.against.resolve()
+    load_before = os.getloadavg()[0]
     seconds: dict[str, list[float]] = {name: [] for name in trees}
     alone: dict[str, list[float]] = {name: [] for name in trees}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.bytecode_cache:
+            BYTECODE["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
+            for name in trees:  # untimed: compiles and caches each tree's modules
+                cli_seconds(trees[name], 100, Path(tmp) / f"warm-{name.replace(' ', '-')}")
         for rep in range(args.reps):
             # the trees take turns, the first alternating, so neither always runs after the other
             order = list(trees) if rep % 2 == 0 else list(reversed(trees))
@@ -89,8 +124,13 @@ def main() -> None:
         if args.against is not None:
             a, b = (Path(tmp) / f"0-{n.replace(' ', '-')}" for n in trees)
             same = [f for f in COMPARED if (a / f).read_bytes() == (b / f).read_bytes()]
-            print(f"run folders byte for byte: {len(same)} of {len(COMPARED)} files equal")
-    print(f"purestate selfplay --games {args.games:,}: games per CPU second")
+            pixels = same_pixels(a / PICTURE, b / PICTURE)
+            print(f"run folders byte for byte: {len(same)} of {len(COMPARED)} files equal; "
+                  f"learning curves pixel for pixel: {pixels}")  # fmt: skip
+    cache = "cached" if args.bytecode_cache else "compiled by each run"
+    load_after = os.getloadavg()[0]
+    print(f"purestate selfplay --games {args.games:,}: games per CPU second (bytecode {cache}; "
+          f"load average {load_before:.1f} at the start, {load_after:.1f} at the end)")  # fmt: skip
     for name in trees:
         rates = sorted(args.games / t for t in seconds[name])
         print(

@@ -216,3 +216,42 @@ def test_the_command_line_starts_without_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_the_command_line_starts_without_numpy() -> None:
+    # numpy costs about a tenth of a second of every command's start; the commands that read or
+    # write arrays (table archives, cached solutions, Elo) import it when they do
+    import subprocess
+    import sys
+
+    code = "import sys, purestate.cli; print('numpy' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_the_command_table_names_every_command_in_the_help_order() -> None:
+    from purestate.cli import COMMANDS
+
+    root = typer.main.get_command(app)
+    assert list(root.commands) == list(COMMANDS)  # type: ignore[attr-defined]
+
+
+def test_a_typed_command_imports_its_own_module_alone() -> None:
+    # main() imports the module of the command typed, not every command's (start-up time)
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.argv = ['purestate', 'solve', '--help']\n"
+        "from purestate.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('purestate.cli.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.strip().splitlines()[-1].split()
+    assert "purestate.cli.solve" in loaded
+    assert "purestate.cli.tron" not in loaded and "purestate.cli.sweep" not in loaded
+    assert "Usage:" in done.stdout and "solve" in done.stdout

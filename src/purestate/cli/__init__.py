@@ -7,6 +7,7 @@ non-zero exit, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -66,7 +67,84 @@ def _no_flag_placeholders(command: Any) -> None:
         _no_flag_placeholders(sub)
 
 
-app = typer.Typer(
+COMMANDS: dict[str, str] = {
+    "analyze": "analyze",
+    "evaluate": "evaluate",
+    "games": "games",
+    "agents": "games",
+    "selfplay": "selfplay",
+    "play": "play",
+    "replay": "replay",
+    "serve": "serve",
+    "solve": "solve",
+    "sweep": "sweep",
+    "tournament": "tournament",
+    "menace": "menace",
+    "tron": "tron",
+}
+"""Every command and group of commands, in the order ``purestate --help`` lists them, and the
+module of ``purestate.cli`` that defines it (each module adds its commands to ``app``)."""
+
+
+class Commands(typer.Typer):
+    """The app, whose command modules are imported when it is first read, all of them.
+
+    Importing every command module (and what each one imports) cost every command a tenth of a
+    second at start-up; ``main`` imports only the module of the command typed (``only``), and
+    whoever reads the app's commands otherwise (``typer.main.get_command(app)``, ``--help``, a
+    test's runner) gets them all, in ``COMMANDS``' order whichever module was imported first.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        self._typed_only = False
+        self._importing = False
+        self._imported = False
+        super().__init__(**kw)
+
+    @property
+    def registered_commands(self) -> list[Any]:
+        """The commands (typer's list), every module's once the app is read."""
+        self._import_all()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[Any]) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list[Any]:
+        """The groups of commands (typer's list), every module's once the app is read."""
+        self._import_all()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[Any]) -> None:
+        self._groups = value
+
+    def only(self, command: str) -> None:
+        """Import the module of ``command`` alone (a name of ``COMMANDS``): the app then holds
+        its commands (and those of the modules it imports), not every one."""
+        self._typed_only = True
+        importlib.import_module(f"purestate.cli.{COMMANDS[command]}")
+
+    def _import_all(self) -> None:
+        if self._typed_only or self._importing:
+            return
+        if not self._imported:
+            self._importing = True
+            try:
+                for module in dict.fromkeys(COMMANDS.values()):
+                    importlib.import_module(f"purestate.cli.{module}")
+            finally:
+                self._importing = False
+            self._imported = True
+        # a command module imported on its own first (a test's) registered its commands first
+        order = list(COMMANDS)
+        for infos in (self._commands, self._groups):
+            infos.sort(key=lambda i: order.index(i.name) if i.name in order else len(order))
+
+
+app = Commands(
     cls=OneLineErrors,
     name="purestate",
     help=(
@@ -103,29 +181,16 @@ def _options(
     """Two-player board games and the agents that learn and search them."""
 
 
-def _register() -> None:
-    # One import per command module; each module adds its commands to ``app``.
-    from purestate.cli import (  # noqa: F401
-        analyze,
-        evaluate,
-        games,
-        menace,
-        play,
-        replay,
-        selfplay,
-        serve,
-        solve,
-        sweep,
-        tournament,
-        tron,
-    )
-
-
-_register()
-
-
 def main() -> None:
-    """Console-script entry point: run the app, turning known errors into one-line messages."""
+    """Console-script entry point: run the app, turning known errors into one-line messages.
+
+    The app holds only the command typed (its module alone is imported) when the first word
+    after the program's name names one; anything else (``--help``, no command, a misspelt one)
+    reads them all.
+    """
+    typed = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
+    if typed in COMMANDS:
+        app.only(typed)
     try:
         app()
     except common.UserError as e:  # raised outside a command (rare: option parsing hooks)

@@ -37,7 +37,7 @@ from purestate.executors import Executor, executor, kept
 from purestate.experiments.references import default_references, reference_point
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
-from purestate.io.records import appending, record_line
+from purestate.io.records import appending, records_text
 from purestate.io.runs import (
     Mode,
     RunFolderError,
@@ -503,12 +503,14 @@ def _train(
         for stretch in stretches:
             tables = stretch.tables
             search = speed.after(stretch, tables[run.seat]) if run.shared else ""
-            for i, ep in enumerate(stretch.episodes):
+            for ep in stretch.episodes:
                 o = ep.outcome(me)
                 outcomes.append(o)
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
-                log.write(record_line(game_record(played + i, run, ep)))
+            # one write per stretch: the log is synced at checkpoints and at the end, not per line
+            log.write(records_text(game_record(played + i, run, ep)
+                                   for i, ep in enumerate(stretch.episodes)))  # fmt: skip
             played += len(stretch.episodes)
             progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses,
                             search=search)  # fmt: skip

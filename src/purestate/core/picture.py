@@ -6,9 +6,9 @@ Pure: strings from values."""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 from attrs import frozen
+
+from purestate.core.markup import escape, quoteattr
 
 PLAYER_COLOURS = ("#1f5fbf", "#c0392b")
 """Player 0 (X, A, cycle 1) blue; player 1 (O, B, cycle 2) red."""

@@ -9,9 +9,9 @@ falls back to this panel for a game without one.
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape
 
 from purestate.core.game import Game
+from purestate.core.markup import escape
 
 CHAR_WIDTH = 9.6
 """The advance of one character of the 16 px monospace font, in SVG units (about 0.6 em)."""

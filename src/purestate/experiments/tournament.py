@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
 from attrs import frozen
 
 from purestate.core.agent import Agent, check_game
@@ -24,6 +23,9 @@ from purestate.core.episode import play
 from purestate.core.game import Game
 from purestate.core.keys import Key, fold_in, generator, key
 from purestate.core.learning import Tally, wilson
+
+if TYPE_CHECKING:  # numpy is imported when standings are computed, not with the CLI
+    import numpy as np
 
 
 @frozen
@@ -253,6 +255,8 @@ def elo(n: int, games: Sequence[tuple[int, int, float]], prior: float = 1.0) -> 
     Returns:
         The ratings, ``400·log10`` of the Bradley–Terry strengths.
     """
+    import numpy as np
+
     points = np.full(n, 0.5 * prior)
     count = np.zeros((n, n))
     for a, b, s in games:
@@ -282,6 +286,8 @@ def _ratings(
     not change when every rating (of a group that played only among itself) moves together; the
     step is then the smallest one, which leaves those sums as they are.
     """
+    import numpy as np
+
     rows, n = points.shape
     t = np.zeros((rows, n))
     for _ in range(100):
@@ -338,6 +344,8 @@ def standings(
         progress: Called with (resamples done, ``bootstrap``) as the bootstrap goes (the shell's
             progress bar); it must not change anything the standings depend on.
     """
+    import numpy as np
+
     games = [_scored(r) for r in results]
     ratings = elo(n, games)
     by_pair: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
@@ -384,6 +392,8 @@ def _resampled_points(
     being the ``k``-th draw of the resample's generator over all games in pair order: the
     generator's Mersenne Twister state is handed to NumPy's, which draws the same numbers.
     """
+    import numpy as np
+
     state = generator(fold_in(key(seed), 0xB00 + b)).getstate()[1]
     twister = np.random.RandomState()
     twister.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))

@@ -34,13 +34,15 @@ import struct
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from attrs import frozen
-from numpy.typing import NDArray
 
 from purestate.io.files import MAX_JSON_BYTES, FileFormatError, parse_json, utf8_text
+
+if TYPE_CHECKING:  # numpy is imported when an archive is read or written, not with the CLI
+    from numpy.typing import NDArray
+
 
 ARCHIVE = "purestate.arrays/1"
 """The layout of the archive and its version (the manifest's ``archive`` field)."""
@@ -102,6 +104,8 @@ def stored_array(name: str, value: Any) -> NDArray[Any]:
     Raises:
         TypeError: a value of another dtype (objects, strings, complex numbers, ...).
     """
+    import numpy as np
+
     a = np.asarray(value)
     if a.dtype.kind not in "biuf":
         raise TypeError(f"array {name!r} has dtype {a.dtype}; a table file holds only {DTYPES}")
@@ -117,6 +121,8 @@ def _digest(data: bytes | memoryview) -> str:
 
 
 def _npy(a: NDArray[Any]) -> bytes:
+    import numpy as np
+
     out = io.BytesIO()
     np.lib.format.write_array(out, a, version=(1, 0), allow_pickle=False)
     return out.getvalue()
@@ -281,6 +287,8 @@ def _array(
     path: Path, data: bytes, name: str, dtype: str, shape: tuple[int, ...], digest: str
 ) -> NDArray[Any]:
     """An array from its ``.npy`` bytes, refused unless its header and data are the manifest's."""
+    import numpy as np
+
     where = f"{path}: array {name!r}"
     f = io.BytesIO(data)
     try:

@@ -27,6 +27,23 @@ def pyplot() -> Any:
     return plt
 
 
+def figure(**kw: Any) -> Any:
+    """A matplotlib figure drawn by the Agg canvas (files, no screen), outside pyplot.
+
+    pyplot keeps every figure it makes in a registry until it is closed; a figure made here
+    belongs to its caller alone, and its picture is pyplot's, pixel for pixel.
+
+    Args:
+        **kw: ``matplotlib.figure.Figure``'s options (``figsize``, ...).
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(**kw)
+    FigureCanvasAgg(fig)
+    return fig
+
+
 _RATES = (("wins", "tab:green"), ("draws", "tab:blue"), ("losses", "tab:red"))
 
 
@@ -137,7 +154,8 @@ def learning_curve(
     block = summary["block"]
     optimal = bool(blocks) and "learner_moves" in blocks[0]
     panels = 1 + optimal + beads
-    fig, axes = pyplot().subplots(panels, 1, figsize=(8, 2.2 + 2.6 * panels), squeeze=False)
+    fig = figure(figsize=(8, 2.2 + 2.6 * panels))
+    axes = fig.subplots(panels, 1, squeeze=False)
     axs = list(axes[:, 0])
     xs = block_ends(summary["games"], block)
     xlabel = f"games played (each point ends a block of {block} games)"
@@ -202,7 +220,8 @@ def mean_curves(path: Path, aggregate: Sequence[dict[str, Any]], title: str) -> 
         aggregate: As returned by ``purestate.experiments.sweep.aggregate``.
         title: The figure title (``sweep_title``).
     """
-    fig, axes = pyplot().subplots(1, 3, figsize=(14, 5), sharey=True)
+    fig = figure(figsize=(14, 5))
+    axes = fig.subplots(1, 3, sharey=True)
     for ax, name in zip(axes, ("wins", "draws", "losses"), strict=True):
         for a in aggregate:
             xs = block_ends(a["games"], a["block"])[: len(a["blocks"])]
@@ -235,7 +254,8 @@ def reference_curve(path: Path, points: Sequence[dict[str, Any]], title: str) ->
         points: ``experiments.references.reference_point``'s points, in order of games.
         title: The figure title (``curve_title``).
     """
-    fig, ax = pyplot().subplots(figsize=(8, 4.8))
+    fig = figure(figsize=(8, 4.8))
+    ax = fig.subplots()
     specs = [r["reference"] for r in points[0]["references"]] if points else []
     for n, spec in enumerate(specs):
         xs = [p["games"] for p in points]
@@ -259,9 +279,12 @@ def reference_curve(path: Path, points: Sequence[dict[str, Any]], title: str) ->
 def _save(fig: Any, path: Path, tight: bool = True) -> None:
     if tight:
         fig.tight_layout()
+    # tight_layout leaves a placeholder layout engine behind, and savefig lays out a figure that
+    # has one with a whole extra pass of drawing (all text measured again, nothing shown): the
+    # layout is done, so none is needed, and the pixels are the same
+    fig.set_layout_engine(None)
     with open_atomic(path, binary=True) as f:
         fig.savefig(f, format="png", dpi=100)
-    pyplot().close(fig)
 
 
 def close_all() -> None:

@@ -17,8 +17,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from purestate.core.game import Game
 from purestate.core.hooks import cache_name_of, to_array_of
 from purestate.core.spec import format_spec
@@ -42,6 +40,8 @@ def cache_path(game: Game[Any, Any], folder: Path | None = None) -> Path | None:
 
 
 def _save(path: Path, array: Any) -> None:
+    import numpy as np
+
     with open_atomic(path, binary=True) as f:
         np.save(f, np.asarray(array), allow_pickle=False)
 
@@ -58,6 +58,8 @@ def load_or_solve(game: Game[Any, Any], folder: Path | None = None) -> Solution:
     Raises:
         TooLarge: at once, before reading or solving anything, for a game too large to solve.
     """
+    import numpy as np
+
     known = memoised(game)
     if known is not None:
         return known

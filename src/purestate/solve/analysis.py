@@ -180,6 +180,11 @@ def analyze_table(
     return TableAnalysis(n, good, loss, tuple(worst[:10]), vs)
 
 
+_Visited = tuple[Any, frozenset[Any] | None, dict[Any, Any]]
+"""A position met while scoring a run's moves: the position, its optimal moves when the scored
+seat is to move there (else None), and the positions after its moves played so far, by move."""
+
+
 def optimal_move_rates(
     game: Game[Any, Any],
     solution: Solution,
@@ -206,24 +211,38 @@ def optimal_move_rates(
     """
     if block < 1:
         raise ValueError(f"block must be at least 1, not {block}")
-    # a run revisits the same few thousand positions: score each once
-    best: dict[Any, frozenset[Any]] = {}
+    # a run revisits the same few thousand positions: each is scored and stepped from once, and
+    # the games walk a graph of them (a node per position: the position, the set of its optimal
+    # moves when ``seat`` is to move there, else None, and its children by move)
+    nodes: dict[Any, _Visited] = {}
+
+    def visit(state: Any) -> _Visited:
+        node = nodes.get(state)
+        if node is None:
+            top = None
+            if not game.is_over(state) and game.to_move(state) == seat:
+                vals = _mover_values(game, solution, state)
+                high = max(vals.values())
+                top = frozenset(k for k, v in vals.items() if v == high)
+            node = nodes[state] = (state, top, {})
+        return node
+
     out: list[tuple[int, int]] = []
     good = moved = played = 0
+    start = visit(game.initial())
     for moves in games:
-        state = game.initial()
+        node = start
         for m in moves:
             if isinstance(m, str):
-                m = game.parse_move(state, m)
-            if game.to_move(state) == seat:
-                top = best.get(state)
-                if top is None:
-                    vals = _mover_values(game, solution, state)
-                    high = max(vals.values())
-                    top = best[state] = frozenset(k for k, v in vals.items() if v == high)
+                m = game.parse_move(node[0], m)
+            child = node[2].get(m)
+            if child is None:
+                child = node[2][m] = visit(game.step(node[0], m))
+            top = node[1]
+            if top is not None:
                 moved += 1
                 good += m in top
-            state = game.step(state, m)
+            node = child
         played += 1
         if played % block == 0:
             out.append((good, moved))

@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
 from attrs import frozen
+
+from purestate.core.markup import escape
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 24, 28
