@@ -248,8 +248,8 @@ def test_the_table_round_trips_through_its_arrays_and_bad_arrays_are_refused() -
 
 
 def test_the_spec_round_trips_and_bad_options_are_refused() -> None:
-    agent = purestate.agent("alphazero:simulations=50,width=16,gradients=nhwc")
-    assert agent.spec == "alphazero:simulations=50,width=16,gradients=nhwc"
+    agent = purestate.agent("alphazero:simulations=50,width=16,gradients=autodiff")
+    assert agent.spec == "alphazero:simulations=50,width=16,gradients=autodiff"
     assert purestate.agent(agent.spec) == agent
     bad_specs = ("alphazero:width=0", "alphazero:epsilon=2", "alphazero:simulations=0",
                  "alphazero:gradients=eigen")  # fmt: skip

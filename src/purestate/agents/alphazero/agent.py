@@ -168,9 +168,10 @@ class AlphaZero:
         steps: Training steps per iteration.
         augment: Learn each position under every symmetry of the game too (the planes of the
             transformed position, the visit shares moved with the moves).
-        gradients: How training differentiates the conv net's convolutions: ``autodiff`` (JAX's
-            own) or ``nhwc`` (written in the forward layout, about 25 times faster on a CPU,
-            equal up to rounding; see ``network.nhwc_convolution``). The MLP ignores it.
+        gradients: How training differentiates the conv net's convolutions: ``nhwc`` (written
+            in the forward layout, see ``network.nhwc_convolution``) or ``autodiff`` (JAX's own:
+            equal up to rounding, about 20 times slower on a CPU; what runs before format 4
+            trained with, ``core.history``). The MLP ignores it.
     """
 
     simulations: int = 64
@@ -187,7 +188,7 @@ class AlphaZero:
     games_per_iteration: int = 32
     steps: int = 100
     augment: bool = True
-    gradients: Gradients = "autodiff"
+    gradients: Gradients = "nhwc"
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
