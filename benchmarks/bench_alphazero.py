@@ -11,9 +11,11 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   the solver (``purestate.solve.solve``), and W/D/L against ``perfect`` (random tie-break) over
   1,000 games in each seat; each with its Wilson 95% interval.
 - **Throughput**: network evaluations per second (states through the jitted network, in batches
-  of 8 and of 64), and self-play moves per second at 100 simulations (32 games at once); on
-  another game with ``--throughput GAME`` (a fresh network: the speed does not depend on the
-  weights).
+  of 8 and of 64), training steps per second (minibatches of ``batch``, in a run of ``steps``
+  steps, with each way of taking the conv net's gradients, ``gradients=autodiff`` and ``nhwc``,
+  side by side in one process), and self-play moves per second at 100 simulations (32 games at
+  once); on another game with ``--throughput GAME`` (a fresh network: the speed does not depend
+  on the weights).
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ import numpy as np
 import purestate
 from purestate.agents.alphazero import AlphaZero, Net
 from purestate.agents.alphazero.agent import evaluations
+from purestate.agents.alphazero.training import Examples, train
 from purestate.core.agent import Greedy
+from purestate.core.hooks import planes_of
 from purestate.core.keys import fold_in, key
 from purestate.core.learning import wilson
 from purestate.solve import solve
@@ -84,12 +88,42 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
             calls += 1
         rate = calls * size / (time.process_time() - t0)
         print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
+    training(game, agent, table, found)
     at100 = attrs.evolve(agent, simulations=100)
     t0 = time.process_time()
     played = at100.play_games(game, table, key(6), range(table.games, table.games + 32))
     moves = sum(len(ep.moves) for ep in played.episodes)
     print(f"self-play moves/s at 100 simulations (32 games at once): "
           f"{moves / (time.process_time() - t0):,.1f}")  # fmt: skip
+
+
+def training(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
+    """Training steps per second on examples of the positions ``found`` (the speed does not
+    depend on the numbers), with each way of taking the gradients, alternated twice so both
+    see the same load; the first run of each (which compiles) is left out."""
+    assert table.shape is not None and table.params is not None
+    rows = evaluations(game, table, found)
+    planes = planes_of(game)
+    assert planes is not None
+    x = np.stack([planes(s, game.to_move(s)) for s in found])
+    mask = np.zeros((len(found), table.shape.moves), bool)
+    pi = np.zeros((len(found), table.shape.moves), np.float32)
+    for i, (s, (priors, _)) in enumerate(zip(found, rows, strict=True)):
+        mask[i, list(game.legal(s))] = True
+        pi[i, list(game.legal(s))] = priors
+    examples = Examples.of(x, mask, pi, np.zeros(len(found), np.float32))
+    steps = max(1, min(agent.steps, 20))
+    rates: dict[str, list[float]] = {"autodiff": [], "nhwc": []}
+    for rep in range(3):
+        for how in rates:
+            t0 = time.process_time()
+            train(table.shape, agent.lr, table.params, table.opt_state, examples, key(rep), steps,
+                  agent.batch, how)  # fmt: skip
+            if rep:
+                rates[how].append(steps / (time.process_time() - t0))
+    for how, r in rates.items():
+        print(f"training steps/s (batch {agent.batch}, gradients={how}): {np.mean(r):,.1f}")
+    print(f"  nhwc / autodiff: {np.mean(rates['nhwc']) / np.mean(rates['autodiff']):.1f}x")
 
 
 def main() -> None:

@@ -23,7 +23,8 @@ pytest.importorskip("optax")
 
 from purestate.agents.alphazero import AlphaZero, Net  # noqa: E402
 from purestate.agents.alphazero.agent import evaluations  # noqa: E402
-from purestate.agents.alphazero.network import evaluate  # noqa: E402
+from purestate.agents.alphazero.network import evaluate, loss  # noqa: E402
+from purestate.agents.alphazero.training import Examples, train  # noqa: E402
 from purestate.experiments.selfplay import Selfplay  # noqa: E402
 
 TTT = purestate.make("tictactoe")
@@ -119,6 +120,46 @@ def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str) -> None:
         assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i]
 
 
+def test_the_nhwc_gradients_are_autodiffs_up_to_rounding() -> None:
+    # a conv net (3×3 and 1×1 kernels) on a board that is not square, with weights away from
+    # their zero start so every gradient is non-trivial
+    game = purestate.make("connect_four")
+    agent = purestate.agent("alphazero:width=8,depth=1")
+    table = agent.with_network(game, agent.initial_table(game, 0), key(8))
+    shape = table.shape
+    assert shape is not None and shape.conv and table.params is not None
+    rng = np.random.default_rng(8)
+    params = {
+        n: w + rng.normal(0, 0.1, w.shape).astype(np.float32) for n, w in table.params.items()
+    }
+    x = rng.integers(0, 2, (16, *shape.planes)).astype(np.float32)
+    mask = rng.random((16, shape.moves)) < 0.7
+    pi = np.where(mask, rng.random((16, shape.moves)), 0).astype(np.float32)
+    pi /= np.maximum(pi.sum(axis=1, keepdims=True), 1e-9)
+    z = rng.uniform(-1, 1, 16).astype(np.float32)
+
+    def grads(how: str) -> dict[str, Any]:
+        found: dict[str, Any] = jax.grad(lambda p: loss(shape, p, x, mask, pi, z, 1e-4, how)[0])(
+            params
+        )
+        return found
+
+    auto, nhwc = grads("autodiff"), grads("nhwc")
+    for name in params:
+        scale = float(np.max(np.abs(auto[name])))
+        assert scale > 0, name
+        np.testing.assert_allclose(nhwc[name], auto[name], rtol=0, atol=1e-5 * scale, err_msg=name)
+    # and a training run of each ends with weights equal up to rounding, not bit for bit owed
+    examples = Examples.of(x.astype(np.int8), mask, pi, z)
+    runs = [
+        train(shape, agent.lr, params, table.opt_state, examples, key(9), 10, 8, how)[0]
+        for how in ("autodiff", "nhwc")
+    ]
+    for name in params:
+        assert not np.array_equal(runs[0][name], params[name]), name
+        np.testing.assert_allclose(runs[1][name], runs[0][name], rtol=0, atol=1e-4, err_msg=name)
+
+
 def test_games_played_in_one_call_or_in_parts_are_the_same() -> None:
     agent = purestate.agent(SMALL)
     table = agent.with_network(TTT, agent.initial_table(TTT, 0), key(7))
@@ -207,10 +248,12 @@ def test_the_table_round_trips_through_its_arrays_and_bad_arrays_are_refused() -
 
 
 def test_the_spec_round_trips_and_bad_options_are_refused() -> None:
-    agent = purestate.agent("alphazero:simulations=50,width=16")
-    assert agent.spec == "alphazero:simulations=50,width=16"
+    agent = purestate.agent("alphazero:simulations=50,width=16,gradients=autodiff")
+    assert agent.spec == "alphazero:simulations=50,width=16,gradients=autodiff"
     assert purestate.agent(agent.spec) == agent
-    for bad in ("alphazero:width=0", "alphazero:epsilon=2", "alphazero:simulations=0"):
+    bad_specs = ("alphazero:width=0", "alphazero:epsilon=2", "alphazero:simulations=0",
+                 "alphazero:gradients=eigen")  # fmt: skip
+    for bad in bad_specs:
         with pytest.raises(SpecError):
             purestate.agent(bad)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from tests.kills import files, invoke
 
 import purestate
+from purestate.agents.alphazero import AlphaZero
 from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
 from purestate.experiments.selfplay import cut
 
@@ -53,6 +54,37 @@ def test_one_worker_and_two_write_the_same_run_folder(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     assert invoke(*cmd[:-4], "--games", "10", "--out", str(whole)).exit_code == 0
     assert (part / "table.npz").read_bytes() == (whole / "table.npz").read_bytes()
+
+
+def test_a_run_written_before_format_4_goes_on_training_with_autodiffs_gradients(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # connect four gets the conv net, whose gradients the option is about; runs of format 3
+    # took JAX's own (core.history), and resumed they still do, so they end as they would have
+    cmd = ["selfplay", "--game", "connect_four", "--opponent", "self", "--seed", "5"]
+    part = tmp_path / "part"
+    # written as format 3 wrote it: the specs (the run's and its table's) without the option
+    plain = AlphaZero.spec.fget  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        AlphaZero, "spec", property(lambda a: plain(a).replace(",gradients=autodiff", ""))
+    )
+    r = invoke(*cmd, "--agent", f"{TINY},gradients=autodiff", "--games", "4", "--out", str(part))
+    assert r.exit_code == 0, r.output
+    monkeypatch.undo()
+    manifest = json.loads((part / "run.json").read_text())
+    assert "gradients" not in manifest["agent"]
+    manifest["format"] = "purestate.run/3"
+    manifest["as_typed"]["agent"] = TINY
+    (part / "run.json").write_text(json.dumps(manifest))
+    r = invoke("selfplay", "--resume", str(part), "--more", "4")
+    assert r.exit_code == 0, r.output
+    whole = {}
+    for how in ("autodiff", "nhwc"):
+        folder = tmp_path / how
+        r = invoke(*cmd, "--agent", f"{TINY},gradients={how}", "--games", "8", "--out", str(folder))
+        assert r.exit_code == 0, r.output
+        whole[how] = (folder / "table.npz").read_bytes()
+    assert (part / "table.npz").read_bytes() == whole["autodiff"] != whole["nhwc"]
 
 
 def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(

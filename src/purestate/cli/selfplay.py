@@ -27,7 +27,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import AsJson, Dask, Force, Jobs, Out, Seed, games_option
 from purestate.core.agent import check_game
-from purestate.core.history import upgrade
+from purestate.core.history import VERSION, upgrade, version_of
 from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
 from purestate.core.keys import key
 from purestate.core.learning import wilson
@@ -143,11 +143,14 @@ class Restored:
         return sum(1 for r in self.records if r["resigned"] == seat)
 
 
-def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int) -> Any:
+def _load_checked(
+    path: Path, game: Any, who: Any, seat: int | None, games: int, version: int
+) -> Any:
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
-    ``seat`` (None: a table both seats share)."""
+    ``seat`` (None: a table both seats share); its spec means what it meant in the run's format
+    ``version``, as the run's own specs do."""
     loaded = load_table(path, game, who, follow=False)  # the run folder's own table
-    if agent_spec(loaded.agent) != who.spec:
+    if agent_spec(spec_then(loaded.agent, version)) != who.spec:
         raise FileFormatError(f"{path}: a table of {loaded.agent!r}, not of {who.spec!r}")
     if seat is not None and loaded.seat != seat:
         raise FileFormatError(f"{path}: a table for the {SEATS[loaded.seat]} player")
@@ -156,8 +159,9 @@ def _load_checked(path: Path, game: Any, who: Any, seat: int | None, games: int)
     return loaded.table
 
 
-def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
-    """The state of the run in ``folder``: its checkpoint verified against its tables and log.
+def restore_run(folder: Path, run: Selfplay, game: Any, version: int = VERSION) -> Restored:
+    """The state of the run in ``folder``: its checkpoint verified against its tables and log
+    (written under format ``version`` of ``core.history``).
 
     A folder with no checkpoint yet (a run killed before its first one) starts from game 0; its
     partial log is cut to nothing.
@@ -191,14 +195,16 @@ def restore_run(folder: Path, run: Selfplay, game: Any) -> Restored:
     if missing:
         raise RunFolderError(f"{folder / missing[0]} is missing from the checkpoint")
     learner, opp = run.agents()
-    mine = _load_checked(folder / names[0], game, learner, None if run.shared else run.seat, games)
+    mine = _load_checked(
+        folder / names[0], game, learner, None if run.shared else run.seat, games, version
+    )
     tables: list[Any] = [mine, mine]
     if not run.shared:
         tables = list(run.initial_tables(game))
         tables[run.seat] = mine
         if len(names) > 1:
             other = folder / names[1]
-            tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games)
+            tables[1 - run.seat] = _load_checked(other, game, opp, 1 - run.seat, games, version)
     records = cut_log(folder / "games.jsonl", games, run.seed)
     check_records(folder, run, records, ck.get(LOG_DIGEST))
     points = read_references(folder, ck) or []
@@ -361,9 +367,10 @@ def selfplay_command(
         saved = read_manifest(out_dir / "run.json") if mode == "resume" else None
         if saved is not None:
             check_run_format(out_dir / "run.json", saved)
+            version = version_of(saved, "run") or VERSION
             saved = _as_today(saved)
             check_manifest(out_dir / "run.json", saved, manifest, _IDENTITY, _CANONICAL)
-            restored = restore_run(out_dir, run, g)
+            restored = restore_run(out_dir, run, g, version)
         elif mode == "resume" and any(_entries(out_dir)):
             raise UserError(f"{out_dir} holds no selfplay run (no run.json); nothing was changed")
         elif mode == "resume":

@@ -21,7 +21,7 @@ jax is imported inside the functions that need it, so importing this module need
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from attrs import frozen
 
@@ -40,6 +40,14 @@ Two shapes keep one state's search cheap and self-play's batches efficient."""
 
 ILLEGAL = -1e9
 """The logit of an illegal move: its softmax weight is exactly 0 in float32."""
+
+Gradients = Literal["autodiff", "nhwc"]
+"""How training differentiates the conv net's convolutions (the ``gradients`` option):
+``autodiff`` lets JAX transpose them, ``nhwc`` writes each gradient as a convolution in the
+forward pass's NHWC/HWIO layout (``nhwc_convolution``). The same numbers up to rounding."""
+
+NHWC = ("NHWC", "HWIO", "NHWC")
+"""The conv net's layout: batch, rows, columns, channels; kernels rows, columns, in, out."""
 
 
 @frozen
@@ -134,7 +142,9 @@ def layers(shape: Shape) -> list[tuple[str, tuple[int, ...], int]]:
     return out
 
 
-def forward(shape: Shape, params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
+def forward(
+    shape: Shape, params: Params, x: Any, mask: Any, gradients: Gradients = "autodiff"
+) -> tuple[Any, Any]:
     """Masked logits (illegal moves at ``ILLEGAL``) and values in (-1, 1), for a batch.
 
     Args:
@@ -142,6 +152,8 @@ def forward(shape: Shape, params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
         params: Its weights.
         x: Observations, ``(batch, *shape.planes)``, any number type.
         mask: ``(batch, shape.moves)``, true where a move is legal.
+        gradients: How a training step differentiates the convolutions (``Gradients``); the
+            outputs are the same either way.
     """
     import jax
     import jax.numpy as jnp
@@ -149,15 +161,13 @@ def forward(shape: Shape, params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
     relu = jax.nn.relu
     x = jnp.asarray(x, jnp.float32)
     n = x.shape[0]
+    convolve = nhwc_convolution() if gradients == "nhwc" else _convolution
 
     def dense(name: str, h: Any) -> Any:
         return h @ params[f"{name}.w"] + params[f"{name}.b"]
 
     def conv(name: str, h: Any) -> Any:
-        y = jax.lax.conv_general_dilated(
-            h, params[f"{name}.w"], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
-        )
-        return y + params[f"{name}.b"]
+        return convolve(h, params[f"{name}.w"]) + params[f"{name}.b"]
 
     layer = conv if shape.conv else dense
     h = relu(layer("stem", x if shape.conv else x.reshape(n, -1)))
@@ -171,6 +181,57 @@ def forward(shape: Shape, params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
     logits = dense("policy.out", p)
     value = jnp.tanh(dense("value.out", relu(dense("value.hidden", v))))[:, 0]
     return jnp.where(mask, logits, ILLEGAL), value
+
+
+def _convolution(h: Any, w: Any) -> Any:
+    """The conv net's convolution: stride 1, "SAME" padding, in the ``NHWC`` layout."""
+    import jax
+
+    return jax.lax.conv_general_dilated(h, w, (1, 1), "SAME", dimension_numbers=NHWC)
+
+
+@memo(size=1, why="one function, made once a process has JAX")
+def nhwc_convolution() -> Callable[[Any, Any], Any]:
+    """``_convolution`` (odd kernel sizes) with its gradients written as convolutions in the same
+    NHWC/HWIO layout, for training.
+
+    Why: JAX transposes a convolution into convolutions of other layouts (the kernel's gradient
+    has the batch as its feature dimension). XLA's CPU compiler rewrites those into the layout
+    its fast (Eigen) convolution takes only in a program's entry computation, and a training
+    loop's steps run inside ``lax.scan``'s loop: there the transposed convolutions fall to a
+    generic scalar loop, about 25 times slower for the whole step on a 32-channel connect-four
+    net. Written here in the forward layout, they stay fast inside the loop. The numbers are the
+    same sums in another order, so they differ from ``autodiff``'s in the last bits.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    @jax.custom_vjp
+    def convolution(h: Any, w: Any) -> Any:
+        return _convolution(h, w)
+
+    def ahead(h: Any, w: Any) -> tuple[Any, tuple[Any, Any]]:
+        return _convolution(h, w), (h, w)
+
+    def back(saved: tuple[Any, Any], g: Any) -> tuple[Any, Any]:
+        h, w = saved
+        # the input's gradient: g through the kernel turned half a turn, its in and out swapped
+        dh = _convolution(g, jnp.transpose(w[::-1, ::-1], (0, 1, 3, 2)))
+        # the kernel's: sums over the batch and the board, so the channels in are the batch,
+        # the batch the feature, and g the kernel, spread over the board (padded as the input)
+        pad = w.shape[0] // 2
+        dw = jax.lax.conv_general_dilated(
+            jnp.transpose(h, (3, 1, 2, 0)),
+            jnp.transpose(g, (1, 2, 0, 3)),
+            (1, 1),
+            [(pad, pad), (w.shape[1] // 2, w.shape[1] // 2)],
+            dimension_numbers=NHWC,
+        )
+        return dh, jnp.transpose(dw, (1, 2, 0, 3))
+
+    convolution.defvjp(ahead, back)
+    made: Callable[[Any, Any], Any] = convolution  # typed alike with or without JAX installed
+    return made
 
 
 @memo(size=64, why="one compiled function per network layout; a process meets a few")
@@ -219,15 +280,23 @@ def evaluate(
 
 
 def loss(
-    shape: Shape, params: Params, x: Any, mask: Any, pi: Any, z: Any, l2: float
+    shape: Shape,
+    params: Params,
+    x: Any,
+    mask: Any,
+    pi: Any,
+    z: Any,
+    l2: float,
+    gradients: Gradients = "autodiff",
 ) -> tuple[Any, tuple[Any, Any]]:
     """AlphaZero's loss on a minibatch: cross-entropy of the priors against the search's visit
     shares ``pi``, squared error of the value against the result ``z``, and ``l2`` times the sum
-    of squared weights. Returns the total and (policy loss, value loss)."""
+    of squared weights. Returns the total and (policy loss, value loss); ``gradients`` as in
+    ``forward``."""
     import jax
     import jax.numpy as jnp
 
-    logits, value = forward(shape, params, x, mask)
+    logits, value = forward(shape, params, x, mask, gradients)
     logp = jax.nn.log_softmax(logits, axis=-1)
     policy = -jnp.mean(jnp.sum(jnp.where(mask, pi * logp, 0.0), axis=-1))
     squared = jnp.mean((value - z) ** 2)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from purestate.agents.alphazero.network import Params, Shape, loss
+from purestate.agents.alphazero.network import Gradients, Params, Shape, loss
 from purestate.core.keys import Key
 from purestate.core.memo import memo
 
@@ -118,8 +118,8 @@ def initial_state(lr: float, params: Params) -> Any:
     return jax.tree_util.tree_map(np.asarray, optimizer(lr).init(params))
 
 
-@memo(size=64, why="one compiled training loop per network layout and learning rate")
-def _steps(shape: Shape, lr: float) -> Callable[..., Any]:
+@memo(size=64, why="one compiled training loop per network layout, learning rate and gradients")
+def _steps(shape: Shape, lr: float, gradients: Gradients) -> Callable[..., Any]:
     import jax
 
     opt = optimizer(lr)
@@ -128,7 +128,7 @@ def _steps(shape: Shape, lr: float) -> Callable[..., Any]:
         params, state = carry
         x, mask, pi, z = batch
         (total, (policy, value)), grads = jax.value_and_grad(
-            lambda p: loss(shape, p, x, mask, pi, z, WEIGHT_DECAY), has_aux=True
+            lambda p: loss(shape, p, x, mask, pi, z, WEIGHT_DECAY, gradients), has_aux=True
         )(params)
         updates, state = opt.update(grads, state, params)
         params = jax.tree_util.tree_map(lambda p, u: p + u, params, updates)
@@ -174,8 +174,10 @@ def train(
     key: Key,
     steps: int,
     size: int,
+    gradients: Gradients = "autodiff",
 ) -> tuple[dict[str, np.ndarray], Any, Losses]:
-    """``steps`` Adam steps on minibatches of ``size`` examples drawn from ``key``.
+    """``steps`` Adam steps on minibatches of ``size`` examples drawn from ``key``, the conv
+    net's gradients taken as ``gradients`` says (``network.Gradients``).
 
     Returns:
         The new parameters and optimizer state (numpy leaves; the inputs are unchanged) and the
@@ -187,7 +189,7 @@ def train(
     if steps <= 0 or len(examples) == 0:
         return dict(params), state, Losses()
     rows = batches(len(examples), steps, size, key)
-    (new_params, new_state), (total, policy, value) = _steps(shape, lr)(
+    (new_params, new_state), (total, policy, value) = _steps(shape, lr, gradients)(
         dict(params),
         state,
         examples.planes[rows].astype(np.float32),
