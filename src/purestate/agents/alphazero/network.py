@@ -206,9 +206,8 @@ def nhwc_convolution() -> Callable[[Any, Any], Any]:
     import jax
     import jax.numpy as jnp
 
-    @jax.custom_vjp
-    def convolution(h: Any, w: Any) -> Any:
-        return _convolution(h, w)
+    # not a decorator: without JAX's types (tox's types env) mypy would call it untyped
+    convolution: Any = jax.custom_vjp(_convolution)
 
     def ahead(h: Any, w: Any) -> tuple[Any, tuple[Any, Any]]:
         return _convolution(h, w), (h, w)
@@ -230,7 +229,7 @@ def nhwc_convolution() -> Callable[[Any, Any], Any]:
         return dh, jnp.transpose(dw, (1, 2, 0, 3))
 
     convolution.defvjp(ahead, back)
-    made: Callable[[Any, Any], Any] = convolution  # typed alike with or without JAX installed
+    made: Callable[[Any, Any], Any] = convolution
     return made
 
 
