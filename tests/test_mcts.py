@@ -12,7 +12,14 @@ import pytest
 from tests.moves import play_moves
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree, best_child, shuffle, unit_reward
+from purestate.agents.mcts import (
+    MCTS,
+    Tree,
+    best_child,
+    counter_shuffle,
+    shuffle,
+    unit_reward,
+)
 from purestate.agents.timing import with_clock
 from purestate.core import history, keys
 from purestate.core.spec import SpecError
@@ -367,6 +374,44 @@ def test_draws_mersenne_plays_random_playouts_from_the_searchs_generator_as_befo
     assert sorted((ch.move, ch.n) for ch in counter.root.children) != sorted(
         (ch.move, ch.n) for ch in root.children
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "visits"),
+    [
+        # root visits (by move) of mcts:simulations=300 from these positions with key(7), as the
+        # search of run format 3 (commit a9ca7e8, draws=counter then) gave them
+        ("tictactoe", [4], [10, 21, 15, 13, 5, 10, 5, 221]),
+        ("connect_four", [3, 3], [9, 2, 277, 4, 2, 2, 4]),
+        ("ultimate_tictactoe", [40], [2, 87, 2, 13, 34, 26, 5, 131]),
+    ],
+)
+def test_draws_playouts_shuffles_from_the_generator_as_format_3_did(
+    spec: str, moves: list[int], visits: list[int]
+) -> None:
+    game = purestate.make(spec)
+    state = play_moves(game, moves)
+    root = MCTS(simulations=300, draws="playouts").search(game, Tree(), state, keys.key(7)).root
+    assert root is not None
+    assert [ch.n for ch in sorted(root.children, key=lambda ch: ch.move)] == visits
+    # today's default shuffles on the counter stream: another (equally random) tree
+    today = MCTS(simulations=300).search(game, Tree(), state, keys.key(7)).root
+    assert today is not None
+    assert [ch.n for ch in sorted(today.children, key=lambda ch: ch.move)] != visits
+
+
+def test_counter_shuffle_is_fisher_yates_on_the_counter_stream() -> None:
+    # item i (from the last down) swaps with item int(draw(k, j) * (i + 1)), j counting draws
+    k = keys.key(5)
+    for size in (0, 1, 2, 3, 9, 81):
+        ours = list(range(size))
+        counter_shuffle(ours, keys.stream(k))
+        theirs = list(range(size))
+        for j, i in enumerate(range(size - 1, 0, -1)):
+            r = int(keys.draw(k, j) * (i + 1))
+            theirs[i], theirs[r] = theirs[r], theirs[i]
+        assert ours == theirs
+        assert sorted(ours) == list(range(size))
 
 
 def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: Any) -> None:

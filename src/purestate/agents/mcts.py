@@ -82,6 +82,12 @@ ignores them. It must give a state the same evaluation whatever else is in the b
 PlayoutReturns = Callable[..., tuple[float, ...]]
 """``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
 
+Draws = Literal["counter", "playouts", "mersenne"]
+"""What a search draws from (the ``draws`` option): ``counter`` (playouts and the tree's move
+shuffle on the counter stream, ``keys.stream``), ``playouts`` (the playouts on the counter stream,
+the shuffle from ``keys.generator``: runs of format 3) or ``mersenne`` (both from
+``keys.generator``: runs before format 3)."""
+
 _NONE = -1  # the mover of the root, which nobody moved into
 
 
@@ -148,6 +154,10 @@ class Node:
                 stack.append((ch, c))
         return top
 
+    def _bare(self) -> Node:
+        """A new node of the same position and move, without statistics or children."""
+        return Node(self.state, self.move, self.mover, self.player)
+
     def size(self) -> int:
         """The number of nodes in the subtree."""
         total = 0
@@ -159,8 +169,66 @@ class Node:
         return total
 
 
+_STATE = Node.__dict__["state"]  # the slot, read and written under RowNode's property
+
+
+class RowNode(Node):
+    """A node made by the compiled tree: its state is kept as the game's row (``Rows``) and
+    made with ``state_of`` the first time it is read (most nodes' states never are), then kept.
+
+    The same value as a ``Node`` with the state: only when the decoding runs differs.
+    """
+
+    __slots__ = ("_index", "_rows", "_state_of")
+
+    def __init__(
+        self,
+        rows: Any,
+        index: int,
+        state_of: Callable[[Any], Any],
+        move: Any,
+        mover: int,
+        player: int,
+    ) -> None:
+        self._rows = rows
+        self._index = index
+        self._state_of = state_of
+        self.move = move
+        self.mover = mover
+        self.player = player
+        self.n = 0
+        self.w = 0.0
+        self.proven = None
+        self.children = []
+        self.untried = []
+        self.h = 0.0
+        self.lower = -1.0
+        self.prior = 0.0
+
+    @property
+    def state(self) -> Any:
+        """The position, made from the row on the first read."""
+        try:
+            return _STATE.__get__(self)
+        except AttributeError:
+            found = self._state_of(self._rows[self._index])
+            _STATE.__set__(self, found)
+            return found
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        _STATE.__set__(self, value)
+
+    def row(self) -> Any:
+        """The state's row (a view of the arrays the search left, never written again)."""
+        return self._rows[self._index]
+
+    def _bare(self) -> Node:
+        return RowNode(self._rows, self._index, self._state_of, self.move, self.mover, self.player)
+
+
 def _clone(node: Node) -> Node:
-    c = Node(node.state, node.move, node.mover, node.player)
+    c = node._bare()
     c.n = node.n
     c.w = node.w
     c.proven = node.proven
@@ -237,9 +305,11 @@ class MCTS:
             multiplies the priors on the search's [0, 1] rewards, the same ranking).
         noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
         alpha: The concentration α of that Dirichlet noise.
-        draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
-            same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
-            before format 3 drew, which ``core/history.py`` gives them).
+        draws: What the search draws from: ``counter`` (the playouts and the tree's move
+            shuffle on ``keys.stream``, the same compiled or not), ``playouts`` (the playouts
+            on ``keys.stream``, the shuffle from ``keys.generator``: runs of format 3) or
+            ``mersenne`` (both from ``keys.generator``, pure Python: runs before format 3);
+            ``core/history.py`` gives old runs theirs.
     """
 
     simulations: int = field(default=1000)
@@ -255,7 +325,7 @@ class MCTS:
     c_puct: float = 1.25
     noise: float = 0.0
     alpha: float = 0.3
-    draws: keys.Draws = "counter"
+    draws: Draws = "counter"
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -348,6 +418,7 @@ def search_many(
     states: Sequence[Any],
     search_keys: Sequence[Key],
     evaluator: Evaluator | None = None,
+    compiled_tree: bool = True,
 ) -> list[Tree]:
     """Many independent searches at once, their leaves evaluated together.
 
@@ -365,6 +436,10 @@ def search_many(
         search_keys: One key per search.
         evaluator: The batched evaluator (None: the agent's own; with neither, leaves are played
             out and nothing is batched).
+        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: the
+            default UCB1 search on a game with row kernels, numba installed); False runs the
+            Python tree, the reference the compiled one is compared with. The same trees either
+            way.
 
     Returns:
         The new trees, in order (the trees passed in are not changed).
@@ -375,16 +450,27 @@ def search_many(
     if not len(trees) == len(states) == len(search_keys):
         raise ValueError("search_many needs one tree, one state and one key per search")
     evaluate = evaluator if evaluator is not None else agent.evaluator
+    route = None
+    if compiled_tree:
+        from purestate.agents import mcts_compiled
+
+        route = mcts_compiled.route(agent, game, evaluate is not None)
     roots = []
-    runs = []
+    runs: list[Simulations | int] = []
     for tree, state, key in zip(trees, states, search_keys, strict=True):
         root = _root(agent, game, tree, state)
         k_rng, k_playout, k_noise = keys.split(key, 3)
         passed = deadline(agent._clock, agent.seconds, "mcts")
-        rng = keys.generator(k_rng)
         roots.append(root)
+        if route is not None:
+            rows, mode = route
+            timed = passed is not never
+            runs.append(
+                mcts_compiled.search(agent, game, rows, mode, root, k_rng, k_playout, passed, timed)
+            )
+            continue
         runs.append(
-            _simulations(agent, game, root, rng, k_playout, k_noise, passed, evaluate is not None)
+            _simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluate is not None)
         )
     sims = _drive(game, runs, evaluate)
     return [Tree(root, n) for root, n in zip(roots, sims, strict=True)]
@@ -413,11 +499,19 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
 Simulations = Generator[tuple[Any, Key], Evaluation, int]
 
 
-def _drive(game: Game[Any, Any], runs: list[Simulations], evaluate: Evaluator | None) -> list[int]:
-    """Run the searches to the end, one evaluator call per round for all their pending leaves."""
+def _drive(
+    game: Game[Any, Any], runs: Sequence[Simulations | int], evaluate: Evaluator | None
+) -> list[int]:
+    """Run the searches to the end, one evaluator call per round for all their pending leaves (a
+    search that ran already, compiled, is its count of simulations)."""
     sims = [0] * len(runs)
     pending: list[tuple[int, tuple[Any, Key]]] = []
+    generators: dict[int, Simulations] = {}
     for i, run in enumerate(runs):
+        if isinstance(run, int):
+            sims[i] = run
+            continue
+        generators[i] = run
         try:
             pending.append((i, next(run)))
         except StopIteration as stop:
@@ -432,7 +526,7 @@ def _drive(game: Game[Any, Any], runs: list[Simulations], evaluate: Evaluator | 
         waiting = []
         for (i, _), evaluation in zip(pending, evaluations, strict=True):
             try:
-                waiting.append((i, runs[i].send(evaluation)))
+                waiting.append((i, generators[i].send(evaluation)))
             except StopIteration as stop:
                 sims[i] = stop.value
         pending = waiting
@@ -638,6 +732,22 @@ def _playout_kernels(
     return mode, fast_random, fast_decisive
 
 
+def playout_draws(draws: Draws) -> keys.Draws:
+    """What the playouts of a search with option ``draws`` draw from: ``mersenne`` for
+    ``mersenne``, the counter stream otherwise."""
+    return "mersenne" if draws == "mersenne" else "counter"
+
+
+def counter_shuffle(moves: list[Any], rand: Callable[[], float]) -> None:
+    """Shuffle ``moves`` in place with the draws of ``rand`` (a ``keys.stream``): Fisher-Yates
+    from the end, item ``i`` (from the last down to 1) swapped with item
+    ``int(rand() * (i + 1))``, one draw per swap: what the compiled tree does with the same
+    stream (``draws=counter``)."""
+    for i in range(len(moves) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        moves[i], moves[j] = moves[j], moves[i]
+
+
 def shuffle(moves: list[Any], getrandbits: Callable[[int], int]) -> None:
     """Shuffle ``moves`` in place as ``random.Random.shuffle`` does with the generator whose
     ``getrandbits`` this is: the same draws, the same order.
@@ -682,7 +792,7 @@ def _simulations(
     agent: MCTS,
     game: Game[Any, Any],
     root: Node,
-    rng: Any,
+    k_rng: Key,
     k_playout: Key,
     k_noise: Key,
     passed: Callable[[], bool],
@@ -696,6 +806,13 @@ def _simulations(
     """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
+    counter = agent.draws == "counter"
+    if counter:
+        # the shuffle draws from its own key's counter stream (as the compiled tree does); the
+        # generator is left to the generic decisive and heavy playouts
+        k_rng, k_shuffle = keys.split(k_rng)
+        shuffle_draw = keys.stream(k_shuffle)
+    rng = keys.generator(k_rng)
     rand = rng.random
     getrandbits = rng.getrandbits
     log, sqrt = math.log, math.sqrt
@@ -705,7 +822,7 @@ def _simulations(
     scorer = agent.scorer()
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
-    draws = agent.draws
+    draws = playout_draws(agent.draws)
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, draws)
     eager = agent.decisive and solver
     ending = ending_moves_of(game)
@@ -717,7 +834,10 @@ def _simulations(
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
-        shuffle(moves, getrandbits)
+        if counter:
+            counter_shuffle(moves, shuffle_draw)
+        else:
+            shuffle(moves, getrandbits)
         if eager:
             # the moves that end the game become proven children now: one step per move finds
             # an immediate win (the node is proven) or the only moves that do not lose at once

@@ -51,14 +51,16 @@ def backend() -> str:
 GAME_KERNELS = "purestate.games.kernels"
 # a string, as in the registry: core names the solvers' package without importing that layer
 SOLVER_KERNELS = "purestate.solve.kernels"
+AGENT_KERNELS = "purestate.agents.kernels"
 
 
 @memo(size=None, why="one entry per kernel module: a handful")
 def kernels(module: str, package: str = GAME_KERNELS) -> ModuleType | None:
     """The compiled kernel module ``<package>.<module>``, or None without numba.
 
-    ``package`` is ``GAME_KERNELS`` (the rules' playouts) or ``SOLVER_KERNELS`` (the exact
-    solvers'). Importing it compiles nothing; each kernel compiles (or loads from the cache) on
+    ``package`` is ``GAME_KERNELS`` (the rules' playouts), ``SOLVER_KERNELS`` (the exact
+    solvers') or ``AGENT_KERNELS`` (the searches': the compiled MCTS tree). Importing it
+    compiles nothing; each kernel compiles (or loads from the cache) on
     its first call.
     """
     if _numba() is None:
@@ -78,6 +80,18 @@ def jit(function: _F) -> _F:
         compiled: _F = nb.njit(cache=True)(function)
     except RuntimeError:  # "cannot cache function ...: no locator available"
         compiled = nb.njit(function)
+    return compiled
+
+
+def jit_generic(function: _F) -> _F:
+    """``numba.njit`` without the on-disk cache, for a kernel that takes other jitted functions
+    as arguments (the compiled MCTS tree takes a game's row functions): numba types such an
+    argument by the function object of this process, so a cached entry is never found again by
+    another process, and each would add one. It compiles on each process's first call.
+    """
+    nb = _numba()
+    assert nb is not None, "kernel modules are imported only when numba is"
+    compiled: _F = nb.njit(function)
     return compiled
 
 

@@ -75,6 +75,9 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
     # version 2 -> 3: the games' playout kernels draw from the counter stream (keys.stream),
     # which the compiled kernels share, instead of a random.Random seeded per playout
     MappingProxyType({"mcts": MappingProxyType({"draws": "mersenne"})}),
+    # version 3 -> 4: the MCTS tree shuffles new nodes' moves on the counter stream too (what
+    # the compiled tree draws); format 3's searches shuffled from keys.generator
+    MappingProxyType({"mcts": MappingProxyType({"draws": "playouts"})}),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

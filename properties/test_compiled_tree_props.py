@@ -1,0 +1,89 @@
+"""The compiled MCTS tree builds the Python tree's trees (issue 24).
+
+For every registered game case with row kernels (``rows_of(game)`` not None; skipped otherwise,
+and without numba): from random reachable positions and keys, ``search_many`` with the compiled
+tree and with the Python tree (``compiled_tree=False``) give the same tree node for node (move,
+mover, player, visits, the summed rewards to the bit, proven values, lower bounds, untried moves
+in order, children in order, states) and so the same move; and again after a reply, reusing
+each one's own tree (``act`` twice). Both run the default options with a small budget and each
+playout the compiled tree plays on the game (``random``, and the decisive ones where the game has
+a decisive row kernel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from purestate.agents.mcts import MCTS, Node, Tree, best_child, search_many
+from purestate.agents.mcts_compiled import route
+from purestate.core import keys as K
+from purestate.core.game import Game
+from purestate.core.hooks import rows_of
+
+from .strategies import keys, states
+
+PLAYOUTS: tuple[Any, ...] = ("auto", "random", "decisive", "antidecisive")
+# each example runs four searches on each side
+PER_CASE = settings(max_examples=max(1, settings().max_examples // 15))
+
+
+def flat(root: Node) -> list[tuple[Any, ...]]:
+    """Every node of the tree, depth first in children's order, with what it holds."""
+    out = []
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        out.append((x.move, x.mover, x.player, x.n, x.w, x.proven, x.lower, tuple(x.untried),
+                    len(x.children), x.state))  # fmt: skip
+        stack.extend(reversed(x.children))
+    return out
+
+
+def searched(
+    agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any, key: K.Key, compiled: bool
+) -> Tree:
+    return search_many(agent, game, [tree], [state], [key], compiled_tree=compiled)[0]
+
+
+@PER_CASE
+@given(data=st.data())
+def test_the_compiled_tree_is_the_python_tree(
+    registered_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    game = registered_game
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return
+    key = data.draw(keys(), label="key")
+    sims = data.draw(st.sampled_from([1, 2, 17, 200]), label="simulations")
+    # the playouts the compiled tree plays on this game: random always (playout0), the decisive
+    # ones where the game has a decisive row kernel
+    playouts = [p for p in PLAYOUTS if route(MCTS(playout=p), game, False) is not None]
+    assert "random" in playouts
+    playout = data.draw(st.sampled_from(playouts), label="playout")
+    agent = MCTS(simulations=sims, playout=playout)
+    trees = {}
+    for compiled in (True, False):
+        first = searched(agent, game, Tree(), state, key, compiled)
+        assert first.root is not None
+        move = best_child(first.root).move
+        after = game.step(state, move)
+        if game.is_over(after):
+            trees[compiled] = (first.simulations, flat(first.root), None)
+            continue
+        # the opponent's reply, then a search reusing the tree
+        reply = game.legal(after)[K.below(K.fold_in(key, 1), len(game.legal(after)))]
+        nxt = game.step(after, reply)
+        second = None
+        if not game.is_over(nxt):
+            tree = searched(agent, game, first, nxt, K.fold_in(key, 2), compiled)
+            assert tree.root is not None
+            second = (tree.simulations, flat(tree.root))
+        trees[compiled] = (first.simulations, flat(first.root), second)
+    assert trees[True] == trees[False]

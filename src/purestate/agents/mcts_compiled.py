@@ -1,0 +1,209 @@
+"""The compiled MCTS tree behind ``mcts.search_many``: when it runs, and the ``Node`` tree in and
+out of its arrays.
+
+``agents/kernels/mcts_tree.py`` runs the Python tree's UCB1 search (solver, decisive expansion,
+random or decisive playouts, the shuffle on the counter stream) over arrays, on a game's row
+kernels (``core.hooks.Rows``). ``route`` says whether a search may run there: UCB1 without an
+evaluator, without progressive bias or heavy playouts, ``draws=counter``, the solver and decisive
+moves on, a playout the game has a row kernel for, and numba importable. ``search`` converts the
+(reused, private) root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a
+clock is read, growing the arrays when they fill) and hands the tree back as ``Node`` objects,
+the reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
+reader of a ``Tree`` knows. The same key gives the same tree as the Python tree, node for node
+(``properties/test_compiled_tree_props.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from purestate.agents.mcts import MCTS, Node, RowNode, _playout_kernels
+from purestate.core import compiled, keys
+from purestate.core.batch import key_range
+from purestate.core.hooks import Rows, rows_of
+from purestate.core.keys import Key
+
+if TYPE_CHECKING:
+    from purestate.core.game import Game
+
+CHUNK = 16
+"""Simulations between two looks at the clock, as the Python tree's."""
+
+
+def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int] | None:
+    """The game's rows and the kernel's playout mode when ``agent``'s search runs compiled on
+    ``game``, else None (the Python tree runs)."""
+    if (
+        evaluated
+        or agent.select != "ucb1"
+        or agent.bias > 0
+        or not (agent.solver and agent.decisive)
+        or agent.draws != "counter"
+    ):
+        return None
+    rows = rows_of(game)
+    if rows is None:
+        return None
+    kernel = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    if kernel is None:
+        return None
+    mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, "counter")
+    if mode == "random" and fast_random is not None:
+        return rows, int(kernel.RANDOM)
+    if fast_decisive is not None and rows.decisive0 is not None:
+        return rows, int(kernel.ANTIDECISIVE if mode == "antidecisive" else kernel.DECISIVE)
+    return None
+
+
+def search(
+    agent: MCTS,
+    game: Game[Any, Any],
+    rows: Rows,
+    mode: int,
+    root: Node,
+    k_rng: Key,
+    k_playout: Key,
+    passed: Callable[[], bool],
+    timed: bool,
+) -> int:
+    """Search from ``root`` (a private tree: its nodes are updated and extended in place) as the
+    Python tree would with the same keys; the simulations run."""
+    import numpy as np
+
+    kt: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    _, k_shuffle = keys.split(k_rng)  # the Python tree's shuffle key under draws=counter
+    # the stream's seed (kernels/stream.py's ``seed``), typed uint64 whatever its value
+    s_shuffle = np.uint64(k_shuffle ^ keys.STREAM_SALT)
+    limit = agent.simulations if agent.simulations > 0 else -1
+    nodes = _nodes(root)
+    extra = 2 * limit if limit > 0 else 1024
+    a = _Arrays(nodes, rows, extra + 2 * rows.max_moves + 64)
+    path = np.empty(game.spec.max_length + 2, np.int64)
+    decisive0 = rows.decisive0 if rows.decisive0 is not None else kt.no_decisive
+    ending = rows.ending if rows.ending is not None else rows.legal
+    sims, base = 0, 0
+    sim_keys = np.empty(0, np.int64)
+    while True:
+        stop = limit
+        if timed:
+            stop = (sims // CHUNK + 1) * CHUNK
+            if limit > 0:
+                stop = min(stop, limit)
+        if stop > base + len(sim_keys) or stop < 0:
+            base = sims
+            count = stop - sims if stop > 0 else 0
+            sim_keys = key_range(k_playout, sims, count).view(np.int64)
+        status = kt.run(
+            rows.legal, rows.step, rows.player, rows.reward0, rows.playout0, decisive0,
+            ending, rows.ending is not None, mode, rows.max_moves,
+            a.rows, a.ints, a.floats, a.arena, a.counters,
+            sim_keys, base, stop, agent.c, s_shuffle, path,
+        )  # fmt: skip
+        sims = int(a.counters[kt.SIMS])
+        if status == kt.ROOM:
+            a.grow()
+            continue
+        if a.floats[0, kt.PROVEN] >= 0.0 or sims == limit:
+            break
+        if timed and passed():
+            break
+    a.to_nodes(nodes, rows)
+    return sims
+
+
+def _nodes(root: Node) -> list[Node]:
+    """The subtree's nodes, parents before children (breadth first)."""
+    out = [root]
+    i = 0
+    while i < len(out):
+        out.extend(out[i].children)
+        i += 1
+    return out
+
+
+class _Arrays:
+    """A search's tree as the kernel's arrays (local to one search)."""
+
+    def __init__(self, nodes: list[Node], rows: Rows, extra: int) -> None:
+        import numpy as np
+
+        kt: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+        self.kt = kt
+        index = {id(node): i for i, node in enumerate(nodes)}
+        cap = len(nodes) + extra
+        ints = np.zeros((cap, kt.INT_COLUMNS), np.int64)
+        floats = np.zeros((cap, kt.FLOAT_COLUMNS), np.float64)
+        self.rows = np.zeros((cap, rows.width), np.int64)
+        int_rows: list[list[int]] = []
+        float_rows: list[list[float]] = []
+        links: list[tuple[int, int]] = []
+        untried: list[Any] = []
+        none = kt.NONE
+        for i, node in enumerate(nodes):
+            kids = [index[id(ch)] for ch in node.children]
+            int_rows.append(
+                [node.n, node.mover, node.player, none if node.move is None else node.move,
+                 kids[0] if kids else none, none, kids[-1] if kids else none, len(untried),
+                 len(node.untried)]
+            )  # fmt: skip
+            links.extend(pairwise(kids))
+            untried.extend(node.untried)
+            float_rows.append([node.w, -1.0 if node.proven is None else node.proven, node.lower])
+            if node.untried or (i == 0 and node.player >= 0 and not kids):
+                # only a node with moves left to step needs its row
+                self.rows[i] = node.row() if isinstance(node, RowNode) else rows.row_of(node.state)
+        ints[: len(nodes)] = int_rows
+        for a, b in links:
+            ints[a, kt.NEXT] = b
+        floats[: len(nodes)] = float_rows
+        self.ints = ints
+        self.floats = floats
+        self.arena = np.zeros(len(untried) + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
+        self.arena[: len(untried)] = untried
+        self.counters = np.zeros(kt.COUNTERS, np.int64)
+        self.counters[kt.SIZE] = len(nodes)
+        self.counters[kt.USED] = len(untried)
+
+    def grow(self) -> None:
+        """Twice the room for nodes and untried moves."""
+        import numpy as np
+
+        self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        self.ints = np.concatenate([self.ints, np.zeros_like(self.ints)])
+        self.floats = np.concatenate([self.floats, np.zeros_like(self.floats)])
+        self.arena = np.concatenate([self.arena, np.zeros_like(self.arena)])
+
+    def to_nodes(self, nodes: list[Node], rows: Rows) -> None:
+        """Write the arrays back: the ``nodes`` the search began with updated, the new ones
+        made (children in the order they were made)."""
+        kt = self.kt
+        size = int(self.counters[kt.SIZE])
+        ints = self.ints[:size].tolist()
+        floats = self.floats[:size].tolist()
+        arena = self.arena[: int(self.counters[kt.USED])].tolist()
+        state_of = rows.state_of
+        objs = list(nodes)
+        table = self.rows
+        move, mover, player = kt.MOVE, kt.MOVER, kt.PLAYER
+        for v in range(len(nodes), size):
+            r = ints[v]
+            objs.append(RowNode(table, v, state_of, r[move], r[mover], r[player]))
+        first, nxt, ustart, ucount = kt.FIRST, kt.NEXT, kt.USTART, kt.UCOUNT
+        n_col, w_col, proven_col, lower_col = kt.N, kt.W, kt.PROVEN, kt.LOWER
+        for v in range(size):
+            node = objs[v]
+            r = ints[v]
+            f = floats[v]
+            node.n = r[n_col]
+            node.w = f[w_col]
+            node.proven = None if f[proven_col] < 0.0 else f[proven_col]
+            node.lower = f[lower_col]
+            node.untried = arena[r[ustart] : r[ustart] + r[ucount]]
+            kids = []
+            ch = r[first]
+            while ch >= 0:
+                kids.append(objs[ch])
+                ch = ints[ch][nxt]
+            node.children = kids
