@@ -5,13 +5,15 @@ and without numba): from random reachable positions and keys, ``search_many`` wi
 tree and with the Python tree (``compiled_tree=False``) give the same tree node for node (move,
 mover, player, visits, the summed rewards to the bit, proven values, lower bounds, untried moves
 in order, children in order, states) and so the same move; and again after a reply, reusing
-each one's own tree (``act`` twice). Both run the default options with a small budget and each
+each one's own tree (``act`` twice); with simulations or seconds (a clock that ticks once a
+read). Both run the default options with a small budget and each
 playout the compiled tree plays on the game (``random``, and the decisive ones where the game has
 a decisive row kernel).
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 
 from purestate.agents.mcts import MCTS, Node, Tree, best_child, search_many
 from purestate.agents.mcts_compiled import route
+from purestate.agents.timing import with_clock
 from purestate.core import keys as K
 from purestate.core.game import Game
 from purestate.core.hooks import rows_of
@@ -61,15 +64,21 @@ def test_the_compiled_tree_is_the_python_tree(
     if game.is_over(state):
         return
     key = data.draw(keys(), label="key")
-    sims = data.draw(st.sampled_from([1, 2, 17, 200]), label="simulations")
+    # a seconds budget on a clock that ticks once per read: the same reads, the same trees (the
+    # clock is read every 16 simulations on both sides)
+    sims, ticks = data.draw(
+        st.sampled_from([(1, 0), (2, 0), (17, 0), (200, 0), (0, 3), (40, 5)]), label="budget"
+    )
     # the playouts the compiled tree plays on this game: random always (playout0), the decisive
     # ones where the game has a decisive row kernel
     playouts = [p for p in PLAYOUTS if route(MCTS(playout=p), game, False) is not None]
     assert "random" in playouts
     playout = data.draw(st.sampled_from(playouts), label="playout")
-    agent = MCTS(simulations=sims, playout=playout)
     trees = {}
     for compiled in (True, False):
+        agent = MCTS(simulations=sims, seconds=ticks, playout=playout)
+        if ticks:
+            agent = with_clock(agent, itertools.count().__next__)
         first = searched(agent, game, Tree(), state, key, compiled)
         assert first.root is not None
         move = best_child(first.root).move

@@ -457,18 +457,18 @@ def search_many(
         route = mcts_compiled.route(agent, game, evaluate is not None)
     roots = []
     runs: list[Simulations | int] = []
+    start_clock = partial(deadline, agent._clock, agent.seconds, "mcts")
     for tree, state, key in zip(trees, states, search_keys, strict=True):
         root = _root(agent, game, tree, state)
         k_rng, k_playout, k_noise = keys.split(key, 3)
-        passed = deadline(agent._clock, agent.seconds, "mcts")
         roots.append(root)
         if route is not None:
             rows, mode = route
-            timed = passed is not never
             runs.append(
-                mcts_compiled.search(agent, game, rows, mode, root, k_rng, k_playout, passed, timed)
+                mcts_compiled.search(agent, game, rows, mode, root, k_rng, k_playout, start_clock)
             )
             continue
+        passed = start_clock()
         runs.append(
             _simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluate is not None)
         )

@@ -20,6 +20,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from purestate.agents.mcts import MCTS, Node, RowNode, _playout_kernels
+from purestate.agents.timing import never
 from purestate.core import compiled, keys
 from purestate.core.batch import key_range
 from purestate.core.hooks import Rows, rows_of
@@ -65,11 +66,15 @@ def search(
     root: Node,
     k_rng: Key,
     k_playout: Key,
-    passed: Callable[[], bool],
-    timed: bool,
+    start_clock: Callable[[], Callable[[], bool]],
 ) -> int:
     """Search from ``root`` (a private tree: its nodes are updated and extended in place) as the
-    Python tree would with the same keys; the simulations run."""
+    Python tree would with the same keys; the simulations run.
+
+    ``start_clock()`` starts a time budget (``timing.deadline``): it is called once the kernel
+    has set the root up, so the seconds numba takes to compile the tree (or to load it from its
+    cache) on a process's first search do not eat the first move's budget.
+    """
     import numpy as np
 
     kt: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
@@ -81,34 +86,40 @@ def search(
     extra = 2 * limit if limit > 0 else 1024
     a = _Arrays(nodes, rows, extra + 2 * rows.max_moves + 64)
     path = np.empty(game.spec.max_length + 2, np.int64)
-    decisive0 = rows.decisive0 if rows.decisive0 is not None else kt.no_decisive
-    ending = rows.ending if rows.ending is not None else rows.legal
-    sims, base = 0, 0
+    run = kt.tree(
+        rows.legal, rows.step, rows.player, rows.reward0, rows.playout0,
+        rows.decisive0 if rows.decisive0 is not None else kt.no_decisive,
+        rows.ending if rows.ending is not None else rows.legal,
+    )  # fmt: skip
+    passed: Callable[[], bool] | None = None
+    timed = False
+    sims, base, stop = 0, 0, 0  # the first call sets the root up and runs no simulation
     sim_keys = np.empty(0, np.int64)
     while True:
-        stop = limit
-        if timed:
-            stop = (sims // CHUNK + 1) * CHUNK
-            if limit > 0:
-                stop = min(stop, limit)
-        if stop > base + len(sim_keys) or stop < 0:
-            base = sims
-            count = stop - sims if stop > 0 else 0
-            sim_keys = key_range(k_playout, sims, count).view(np.int64)
-        status = kt.run(
-            rows.legal, rows.step, rows.player, rows.reward0, rows.playout0, decisive0,
-            ending, rows.ending is not None, mode, rows.max_moves,
-            a.rows, a.ints, a.floats, a.arena, a.counters,
-            sim_keys, base, stop, agent.c, s_shuffle, path,
+        status = run(
+            rows.ending is not None, mode, rows.max_moves, a.rows, a.ints, a.floats, a.arena,
+            a.counters, sim_keys, base, stop, agent.c, s_shuffle, path,
         )  # fmt: skip
         sims = int(a.counters[kt.SIMS])
         if status == kt.ROOM:
             a.grow()
             continue
-        if a.floats[0, kt.PROVEN] >= 0.0 or sims == limit:
+        if passed is None:
+            passed = start_clock()
+            timed = passed is not never
+            assert timed or limit > 0, "a search has a budget (check_budget)"
+        elif a.floats[0, kt.PROVEN] >= 0.0 or sims == limit or (timed and passed()):
             break
-        if timed and passed():
+        if a.floats[0, kt.PROVEN] >= 0.0:
             break
+        stop = limit
+        if timed:
+            stop = (sims // CHUNK + 1) * CHUNK
+            if limit > 0:
+                stop = min(stop, limit)
+        if stop > base + len(sim_keys):
+            base = sims
+            sim_keys = key_range(k_playout, sims, stop - sims).view(np.int64)
     a.to_nodes(nodes, rows)
     return sims
 

@@ -1,6 +1,7 @@
 """The MCTS tree compiled: ``agents.mcts``'s UCB1 search with the solver and decisive expansion,
-on arrays, generic over a game's row functions (``core.hooks.Rows``, passed in as arguments:
-numba compiles the tree once for each game's functions).
+on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions below are
+templates, compiled once per game with its functions bound to their global names
+(``core.compiled.jit_bound``, so numba's on-disk cache keeps each game's tree).
 
 The same search as the Python tree operation for operation, so the same key gives the same tree
 (``properties/test_compiled_tree_props.py`` compares them node for node):
@@ -16,9 +17,10 @@ The same search as the Python tree operation for operation, so the same key give
 * UCB1 scores ``w / n + lg / sqrt(n)`` with ``lg = c * sqrt(log(N))``, the first best kept; the
   backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
 
-``run`` returns between simulations, its position kept in ``counters``: when the simulation
-budget (or the chunk a timed search asks for) is spent, when the root is proven, or when the
-arrays are nearly full (``ROOM``: the caller grows them and calls again).
+``tree(...)`` is ``run`` compiled for one game's functions. It returns between simulations, its
+position kept in ``counters``: when the simulation budget (or the chunk a timed search asks for)
+is spent, when the root is proven, or when the arrays are nearly full (``ROOM``: the caller
+grows them and calls again).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from purestate.core.compiled import jit, jit_generic
+from purestate.core.compiled import jit, jit_bound
+from purestate.core.memo import memo
 from purestate.games.kernels.stream import draw
 
 # columns of ``ints``
@@ -52,6 +55,30 @@ RANDOM, DECISIVE, ANTIDECISIVE = range(3)
 """The playout: the game's ``playout0``, or its ``decisive0`` without or with ``anti``."""
 
 NONE = -1
+
+# The game's row functions (``core.hooks.Rows``) the templates below call: ``tree`` binds them
+# in compiled copies of ``_terminal``, ``expand`` and ``run``, one set per game.
+legal: Any = None
+step: Any = None
+player_of: Any = None
+reward0: Any = None
+playout0: Any = None
+decisive0: Any = None
+ending: Any = None
+
+
+@memo(size=None, why="one compiled tree per game's row functions: a handful per process")
+def tree(
+    legal: Any, step: Any, player_of: Any, reward0: Any, playout0: Any, decisive0: Any, ending: Any
+) -> Any:
+    """``run`` compiled for one game's row functions (``decisive0`` ``no_decisive`` and
+    ``ending`` ``legal`` where the game has none), from numba's on-disk cache after the first
+    time (``core.compiled.jit_bound``)."""
+    fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0,
+           "playout0": playout0, "decisive0": decisive0, "ending": ending}  # fmt: skip
+    terminal = jit_bound(_terminal, {"reward0": reward0})
+    grow = jit_bound(expand, {**fns, "_terminal": terminal})
+    return jit_bound(run, {**fns, "_terminal": terminal, "expand": grow})
 
 
 @jit
@@ -110,10 +137,7 @@ def prove(ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int) 
     return False
 
 
-@jit_generic
-def _terminal(
-    reward0: Any, rows: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int, p: int
-) -> None:
+def _terminal(rows: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int, p: int) -> None:
     # a finished game's value for the player ``p`` who moved into it: 1 - reward0 for player 1,
     # which is unit_reward(returns[1]) for returns whose halves are exact (wins, draws, integer
     # margins: the differential property checks every game with rows)
@@ -121,12 +145,11 @@ def _terminal(
     floats[v, PROVEN] = r0 if p == 0 else 1.0 - r0
 
 
-@jit_generic
 def expand(
-    legal: Any, step: Any, player_of: Any, reward0: Any, ending: Any, has_ending: bool,
-    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64],
-    arena: npt.NDArray[np.int64], counters: npt.NDArray[np.int64], s_shuffle: np.uint64,
-    moves: npt.NDArray[np.int64], ends: npt.NDArray[np.int64], v: int,
+    has_ending: bool, rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64],
+    floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64], s_shuffle: np.uint64, moves: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64], v: int,
 ) -> None:  # fmt: skip
     """``expand_moves`` of the Python tree (decisive on): shuffle ``v``'s moves, make the moves
     that end the game proven children, keep the others untried; prove ``v`` if it can."""
@@ -162,7 +185,7 @@ def expand(
         step(rows[v], m, rows[size])
         if player_of(rows[size]) < 0:
             _new_node(ints, floats, size, m, p)
-            _terminal(reward0, rows, floats, size, p)
+            _terminal(rows, floats, size, p)
             _append_child(ints, v, size)
             size += 1
         else:
@@ -175,14 +198,11 @@ def expand(
         prove(ints, floats, v)
 
 
-@jit_generic
 def run(
-    legal: Any, step: Any, player_of: Any, reward0: Any, playout0: Any, decisive0: Any,
-    ending: Any, has_ending: bool, mode: int, max_moves: int,
-    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64],
-    arena: npt.NDArray[np.int64], counters: npt.NDArray[np.int64],
-    sim_keys: npt.NDArray[np.int64], key_base: int, stop: int, c: float, s_shuffle: np.uint64,
-    path: npt.NDArray[np.int64],
+    has_ending: bool, mode: int, max_moves: int, rows: npt.NDArray[np.int64],
+    ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64], sim_keys: npt.NDArray[np.int64], key_base: int, stop: int,
+    c: float, s_shuffle: np.uint64, path: npt.NDArray[np.int64],
 ) -> int:  # fmt: skip
     """Simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, or the arrays
     may not hold the next one (``DONE`` or ``ROOM``). The search's first call expands an
@@ -194,8 +214,7 @@ def run(
         if ints[0, PLAYER] >= 0 and ints[0, UCOUNT] == 0 and ints[0, FIRST] == NONE:
             if counters[SIZE] + max_moves > len(ints) or counters[USED] + max_moves > len(arena):
                 return ROOM
-            expand(legal, step, player_of, reward0, ending, has_ending, rows, ints, floats,
-                   arena, counters, s_shuffle, moves, ends, 0)  # fmt: skip
+            expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves, ends, 0)
         if floats[0, PROVEN] < 0.0:
             prove(ints, floats, 0)
         counters[BEGUN] = 1
@@ -225,11 +244,11 @@ def run(
                 v = ch
                 q = player_of(rows[ch])
                 if q < 0:
-                    _terminal(reward0, rows, floats, ch, p)
+                    _terminal(rows, floats, ch, p)
                 else:
                     ints[ch, PLAYER] = q
-                    expand(legal, step, player_of, reward0, ending, has_ending, rows, ints,
-                           floats, arena, counters, s_shuffle, moves, ends, ch)  # fmt: skip
+                    expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
+                           ends, ch)  # fmt: skip
                 break
             nv = ints[v, N]
             lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
