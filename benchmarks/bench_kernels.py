@@ -23,9 +23,11 @@ Parts (``--only playouts|batch|compile|mcts|mcts-parts|mcts-tree``; all by defau
   default on a game with row kernels: ``core.hooks.Rows``, its nodes handed back as ``Node``
   objects), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one random rollout, solver on)
   searching the same position, the searches taking turns.
-- **mcts-tree**: the compiled tree's hand-over on ultimate tic-tac-toe, microseconds per node:
-  a whole 1,000-simulation tree of ``Node`` objects into the kernel's arrays (what a reused
-  subtree costs, node for node) and the arrays back into nodes, beside the search's own time.
+- **mcts-tree**: the compiled tree's hand-over on ultimate tic-tac-toe, microseconds per node
+  of a 1,000-simulation tree: its ``Node`` objects into the kernel's arrays (what a reused subtree
+  costs, node for node), the arrays back (the root's children made at once, the rest as read:
+  ``RowNode``), then every node read and every state made from its row, beside the whole search
+  (which includes its hand-over).
 
 - **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
   of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
@@ -396,9 +398,18 @@ def part_mcts_tree(reps: int) -> None:
             t = time.process_time()
             arrays.to_nodes(fresh, rows)
             back = time.process_time() - t
+            t = time.process_time()
+            nodes[0].size()  # every node read: all of them made from the arrays
+            read = time.process_time() - t
+            t = time.process_time()
+            for node in mcts_compiled._nodes(nodes[0]):
+                node.state  # noqa: B018 (every state made from its row)
+            states = time.process_time() - t
             if rep:
                 parts.setdefault("nodes -> arrays", []).append(into * 1e6 / len(nodes))
-                parts.setdefault("arrays -> nodes", []).append(back * 1e6 / len(nodes))
+                parts.setdefault("arrays -> root's children", []).append(back * 1e6 / len(nodes))
+                parts.setdefault("+ every node read", []).append(read * 1e6 / len(nodes))
+                parts.setdefault("+ every state read", []).append(states * 1e6 / len(nodes))
                 parts.setdefault("whole search", []).append(total * 1e6 / len(nodes))
         line = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in parts.items())
         print(f"{where:9} {len(nodes)} nodes: {line}")

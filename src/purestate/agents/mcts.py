@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Sequence
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from attrs import field, frozen
 
@@ -169,38 +169,58 @@ class Node:
         return total
 
 
-_STATE = Node.__dict__["state"]  # the slot, read and written under RowNode's property
+# the slots RowNode reads and writes under its properties
+_STATE, _CHILDREN, _UNTRIED = (Node.__dict__[name] for name in ("state", "children", "untried"))
+
+
+class Subtree(Protocol):
+    """Where a ``RowNode`` finds its children and untried moves when they are first read: the
+    compiled tree's arrays, left by the search that made the node."""
+
+    def children(self, index: int) -> list[Node]:
+        """The children of node ``index``, in the order they were made (nodes made now)."""
+        ...
+
+    def untried(self, index: int) -> list[Any]:
+        """The untried moves of node ``index``, in order (popped from the end)."""
+        ...
 
 
 class RowNode(Node):
-    """A node made by the compiled tree: its state is kept as the game's row (``Rows``) and
-    made with ``state_of`` the first time it is read (most nodes' states never are), then kept.
+    """A node made by the compiled tree, read from its arrays when first asked: its state is the
+    game's row, made with ``state_of`` the first time it is read (most nodes' states never are),
+    and its children and untried moves come from the search's arrays (``Subtree``) the first
+    time they are read; each is kept once made.
 
-    The same value as a ``Node`` with the state: only when the decoding runs differs.
+    The same value as a ``Node`` holding them all: only when the work is done differs, so a
+    search hands back a tree of any size at the cost of the nodes anyone reads.
     """
 
-    __slots__ = ("_index", "_rows", "_state_of")
+    __slots__ = ("_index", "_row", "_state_of", "_subtree")
 
     def __init__(
         self,
-        rows: Any,
-        index: int,
+        row: Any,
         state_of: Callable[[Any], Any],
         move: Any,
         mover: int,
         player: int,
+        subtree: Subtree | None = None,
+        index: int = 0,
     ) -> None:
-        self._rows = rows
-        self._index = index
+        self._row = row
         self._state_of = state_of
+        self._subtree = subtree
+        self._index = index
         self.move = move
         self.mover = mover
         self.player = player
         self.n = 0
         self.w = 0.0
         self.proven = None
-        self.children = []
-        self.untried = []
+        if subtree is None:
+            _CHILDREN.__set__(self, [])
+            _UNTRIED.__set__(self, [])
         self.h = 0.0
         self.lower = -1.0
         self.prior = 0.0
@@ -211,7 +231,7 @@ class RowNode(Node):
         try:
             return _STATE.__get__(self)
         except AttributeError:
-            found = self._state_of(self._rows[self._index])
+            found = self._state_of(self._row)
             _STATE.__set__(self, found)
             return found
 
@@ -219,12 +239,43 @@ class RowNode(Node):
     def state(self, value: Any) -> None:
         _STATE.__set__(self, value)
 
+    @property
+    def children(self) -> list[Node]:
+        """The expanded children, made from the search's arrays on the first read."""
+        try:
+            found: list[Node] = _CHILDREN.__get__(self)
+        except AttributeError:
+            assert self._subtree is not None
+            found = self._subtree.children(self._index)
+            _CHILDREN.__set__(self, found)
+        return found
+
+    @children.setter
+    def children(self, value: list[Node]) -> None:
+        _CHILDREN.__set__(self, value)
+
+    @property
+    def untried(self) -> list[Any]:
+        """The moves not yet expanded, read from the search's arrays on the first read."""
+        try:
+            found: list[Any] = _UNTRIED.__get__(self)
+        except AttributeError:
+            assert self._subtree is not None
+            found = self._subtree.untried(self._index)
+            _UNTRIED.__set__(self, found)
+        return found
+
+    @untried.setter
+    def untried(self, value: list[Any]) -> None:
+        _UNTRIED.__set__(self, value)
+
     def row(self) -> Any:
-        """The state's row (a view of the arrays the search left, never written again)."""
-        return self._rows[self._index]
+        """The state's row (never written once the search that made it returned)."""
+        return self._row
 
     def _bare(self) -> Node:
-        return RowNode(self._rows, self._index, self._state_of, self.move, self.mover, self.player)
+        # a row of its own: the copy does not keep the old search's arrays alive
+        return RowNode(self._row.copy(), self._state_of, self.move, self.mover, self.player)
 
 
 def _clone(node: Node) -> Node:

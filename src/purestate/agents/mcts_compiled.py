@@ -187,34 +187,64 @@ class _Arrays:
         self.arena = np.concatenate([self.arena, np.zeros_like(self.arena)])
 
     def to_nodes(self, nodes: list[Node], rows: Rows) -> None:
-        """Write the arrays back: the ``nodes`` the search began with updated, the new ones
-        made (children in the order they were made)."""
-        kt = self.kt
-        size = int(self.counters[kt.SIZE])
-        ints = self.ints[:size].tolist()
-        floats = self.floats[:size].tolist()
-        arena = self.arena[: int(self.counters[kt.USED])].tolist()
-        state_of = rows.state_of
-        objs = list(nodes)
-        table = self.rows
-        move, mover, player = kt.MOVE, kt.MOVER, kt.PLAYER
-        for v in range(len(nodes), size):
-            r = ints[v]
-            objs.append(RowNode(table, v, state_of, r[move], r[mover], r[player]))
-        first, nxt, ustart, ucount = kt.FIRST, kt.NEXT, kt.USTART, kt.UCOUNT
-        n_col, w_col, proven_col, lower_col = kt.N, kt.W, kt.PROVEN, kt.LOWER
-        for v in range(size):
-            node = objs[v]
-            r = ints[v]
-            f = floats[v]
-            node.n = r[n_col]
-            node.w = f[w_col]
-            node.proven = None if f[proven_col] < 0.0 else f[proven_col]
-            node.lower = f[lower_col]
-            node.untried = arena[r[ustart] : r[ustart] + r[ucount]]
-            kids = []
-            ch = r[first]
-            while ch >= 0:
-                kids.append(objs[ch])
-                ch = ints[ch][nxt]
-            node.children = kids
+        """Write the arrays back: the ``nodes`` the search began with updated in place (their
+        new children made as ``RowNode``s), the nodes below read from the arrays when first
+        asked for (``_Subtree``)."""
+        subtree = _Subtree(self, nodes, rows)
+        for v, node in enumerate(nodes):
+            subtree.fill(node, v)
+            node.children = subtree.children(v)
+            node.untried = subtree.untried(v)
+
+
+class _Subtree:
+    """A finished search's arrays as lists, from which ``RowNode``s read their children and
+    untried moves when first asked (``mcts.Subtree``). Plain values only, so a tree pickles."""
+
+    def __init__(self, arrays: _Arrays, nodes: list[Node], rows: Rows) -> None:
+        kt = arrays.kt
+        size = int(arrays.counters[kt.SIZE])
+        self.ints = arrays.ints[:size].tolist()
+        self.floats = arrays.floats[:size].tolist()
+        self.arena = arrays.arena[: int(arrays.counters[kt.USED])].tolist()
+        self.table = arrays.rows
+        self.nodes = nodes
+        self.state_of = rows.state_of
+        self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.FIRST, kt.NEXT, kt.MOVE, kt.MOVER,
+                        kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
+
+    def fill(self, node: Node, v: int) -> None:
+        """Node ``v``'s statistics into ``node``."""
+        n, w, proven, lower = self.columns[:4]
+        f = self.floats[v]
+        node.n = self.ints[v][n]
+        node.w = f[w]
+        node.proven = None if f[proven] < 0.0 else f[proven]
+        node.lower = f[lower]
+
+    def children(self, v: int) -> list[Node]:
+        """Node ``v``'s children in order: the search's own nodes, the others made now."""
+        ints = self.ints
+        first, nxt, move, mover, player = self.columns[4:9]
+        known = len(self.nodes)
+        out: list[Node] = []
+        ch = ints[v][first]
+        while ch >= 0:
+            if ch < known:
+                out.append(self.nodes[ch])
+            else:
+                r = ints[ch]
+                node = RowNode(
+                    self.table[ch], self.state_of, r[move], r[mover], r[player], self, ch
+                )
+                self.fill(node, ch)
+                out.append(node)
+            ch = ints[ch][nxt]
+        return out
+
+    def untried(self, v: int) -> list[Any]:
+        """Node ``v``'s untried moves, in order."""
+        start, count = self.columns[9:]
+        r = self.ints[v]
+        moves: list[Any] = self.arena[r[start] : r[start] + r[count]]
+        return moves
