@@ -29,9 +29,10 @@ Parts (``--only playouts|batch|compile|mcts|mcts-parts|mcts-tree``; all by defau
   ``RowNode``), then every node read and every state made from its row, beside the whole search
   (which includes its hand-over).
 
-- **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
-  of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
-  redone alone, the rest being selection, backup and the loop.
+- **mcts-parts**: where an ultimate search's time goes in the Python tree
+  (``compiled_tree=False``), microseconds per simulation: each part of the work the search did
+  (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts) redone alone, the rest being
+  selection, backup and the loop.
 
 The machine may be shared: read the ratios, which come from one process.
 """
@@ -304,6 +305,18 @@ def part_mcts(reps: int) -> None:
                 print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
 
 
+def timed_search(
+    agent: MCTS, game: Any, state: Any, rep: int, compiled_tree: bool
+) -> tuple[Any, float]:
+    """The tree of round ``rep``'s search from ``state`` (the compiled tree or the Python one)
+    and its CPU seconds."""
+    t = time.process_time()
+    tree = search_many(agent, game, [Tree()], [state], [keys.key(rep)], compiled_tree=compiled_tree)
+    seconds = time.process_time() - t
+    assert tree[0].root is not None
+    return tree[0], seconds
+
+
 def part_mcts_parts(reps: int) -> None:
     """Where a search's time goes: each part of the work a search did, redone alone.
 
@@ -320,10 +333,7 @@ def part_mcts_parts(reps: int) -> None:
     for where, (state, _) in positions(game).items():
         parts: dict[str, list[float]] = {}
         for rep in range(reps + 1):
-            t = time.process_time()
-            tree = agent.search(game, Tree(), state, keys.key(rep))
-            total = time.process_time() - t
-            assert tree.root is not None
+            tree, total = timed_search(agent, game, state, rep, compiled_tree=False)
             edges = []
             stack = [tree.root]
             while stack:
@@ -385,10 +395,7 @@ def part_mcts_tree(reps: int) -> None:
     for where, (state, _) in positions(game).items():
         parts: dict[str, list[float]] = {}
         for rep in range(reps + 1):
-            t = time.process_time()
-            tree = agent.search(game, Tree(), state, keys.key(rep))
-            total = time.process_time() - t
-            assert tree.root is not None
+            tree, total = timed_search(agent, game, state, rep, compiled_tree=True)
             root = tree.root.copy()  # plain nodes whose states are read: a reused tree
             nodes = mcts_compiled._nodes(root)
             t = time.process_time()

@@ -448,7 +448,7 @@ def row_of(state: State) -> npt.NDArray[np.int64]:
 
 def state_of(row: npt.NDArray[np.int64]) -> State:
     """The state of a row (``row_of``'s inverse)."""
-    r = [int(v) for v in row]
+    r = row.tolist()  # plain ints, in one call
     x = o = 0
     for b in range(9):
         x |= r[b] << 9 * b
