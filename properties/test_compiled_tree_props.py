@@ -96,3 +96,24 @@ def test_the_compiled_tree_is_the_python_tree(
             second = (tree.simulations, flat(tree.root))
         trees[compiled] = (first.simulations, flat(first.root), second)
     assert trees[True] == trees[False]
+
+
+def test_a_whole_selfplay_game_is_the_same_on_both_trees(registered_game: Game[Any, Any]) -> None:
+    # both players share one tree, reused from the position after the last move (the next
+    # position is one level down), to the end of the game: every tree node for node
+    game = registered_game
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    agent = MCTS(simulations=1000)  # enough to meet a game-ending draw beside other moves
+    state = game.initial()
+    trees = {True: Tree(), False: Tree()}
+    ply = 0
+    while not game.is_over(state):
+        key = K.fold_in(K.key(0), ply)
+        for compiled in (True, False):
+            trees[compiled] = searched(agent, game, trees[compiled], state, key, compiled)
+        roots = [trees[c].root for c in (True, False)]
+        assert roots[0] is not None and roots[1] is not None
+        assert flat(roots[0]) == flat(roots[1]), ply
+        state = game.step(state, best_child(roots[0]).move)
+        ply += 1

@@ -17,6 +17,7 @@ from purestate.agents.mcts import (
     Tree,
     best_child,
     counter_shuffle,
+    search_many,
     shuffle,
     unit_reward,
 )
@@ -398,6 +399,28 @@ def test_draws_playouts_shuffles_from_the_generator_as_format_3_did(
     today = MCTS(simulations=300).search(game, Tree(), state, keys.key(7)).root
     assert today is not None
     assert [ch.n for ch in sorted(today.children, key=lambda ch: ch.move)] != visits
+
+
+def test_a_game_ending_draw_does_not_prove_a_node_that_has_other_moves() -> None:
+    # X may close the last open board (3) with a draw, or play on; before format 4 the new node
+    # was proven a draw by that one child, its other moves not yet listed
+    game = purestate.make("ultimate_tictactoe")
+    state = game.decode(
+        "XOOO.O..O/OOXXXX.../.OO...XXX/XX...XO../X.XOOO..O/.OO.OXO../XX.O.XOOO/......XXX/"
+        "X.X.X.XOO *"
+    )
+    assert game.legal(state) == (29, 30, 31, 34, 35) and game.ending_moves(state) == (29,)
+    for compiled in (True, False):
+        (tree,) = search_many(
+            MCTS(simulations=1), game, [Tree()], [state], [keys.key(1)], compiled_tree=compiled
+        )
+        assert tree.root is not None and tree.simulations == 1
+        root = tree.root
+        assert root.proven is None  # the other four moves are still to be searched
+        assert (root.children[0].move, root.children[0].proven) == (29, 0.5)
+        assert sorted([*root.untried, *(ch.move for ch in root.children[1:])]) == [30, 31, 34, 35]
+    old = MCTS(simulations=1, draws="playouts").search(game, Tree(), state, keys.key(1))
+    assert old.root is not None and old.root.proven == 0.5 and old.simulations == 0
 
 
 def test_counter_shuffle_is_fisher_yates_on_the_counter_stream() -> None:

@@ -301,6 +301,9 @@ class Tree:
 
     root: Node | None = None
     simulations: int = 0
+    # the compiled tree's arrays of the same tree (init argument ``arrays``; never written once
+    # returned), from which the next compiled search copies its subtree: not in equality
+    _arrays: Any = field(default=None, alias="arrays", eq=False, repr=False)
 
 
 def unit_reward(r: float) -> float:
@@ -509,22 +512,27 @@ def search_many(
     roots = []
     runs: list[Simulations | int] = []
     start_clock = partial(deadline, agent._clock, agent.seconds, "mcts")
-    for tree, state, key in zip(trees, states, search_keys, strict=True):
-        root = _root(agent, game, tree, state)
+    done: dict[int, Tree] = {}
+    for i, (tree, state, key) in enumerate(zip(trees, states, search_keys, strict=True)):
         k_rng, k_playout, k_noise = keys.split(key, 3)
-        roots.append(root)
         if route is not None:
             rows, mode = route
-            runs.append(
-                mcts_compiled.search(agent, game, rows, mode, root, k_rng, k_playout, start_clock)
+            done[i] = mcts_compiled.search(
+                agent, game, rows, mode, tree, state, k_rng, k_playout, start_clock
             )
+            roots.append(done[i].root)
+            runs.append(done[i].simulations)
             continue
+        root = _root(agent, game, tree, state)
+        roots.append(root)
         passed = start_clock()
         runs.append(
             _simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluate is not None)
         )
     sims = _drive(game, runs, evaluate)
-    return [Tree(root, n) for root, n in zip(roots, sims, strict=True)]
+    return [
+        done.get(i) or Tree(root, n) for i, (root, n) in enumerate(zip(roots, sims, strict=True))
+    ]
 
 
 def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
@@ -913,6 +921,11 @@ def _simulations(
                 else:
                     rest.append(m)
             moves = rest
+            if counter:
+                # the moves left count before the proof: a game-ending draw among them does not
+                # prove the node a draw (runs before format 4, draws=playouts or mersenne, proved
+                # it with the moves still unlisted, and keep doing so to replay exactly)
+                node.untried = moves
             if node.children:
                 _prove(node)
         node.untried = moves

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from purestate.agents.mcts import MCTS, Node, RowNode, _playout_kernels
+from purestate.agents.mcts import MCTS, Node, RowNode, Tree, _playout_kernels, _root
 from purestate.agents.timing import never
 from purestate.core import compiled, keys
 from purestate.core.batch import key_range
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 CHUNK = 16
 """Simulations between two looks at the clock, as the Python tree's."""
+FIND_DEPTH = 6
+"""The levels of the previous tree searched for the position, as ``mcts.find_subtree``'s."""
 
 
 def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int] | None:
@@ -58,33 +60,49 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     return None
 
 
+def _kernel() -> Any:
+    found: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    return found
+
+
 def search(
     agent: MCTS,
     game: Game[Any, Any],
     rows: Rows,
     mode: int,
-    root: Node,
+    tree: Tree,
+    state: Any,
     k_rng: Key,
     k_playout: Key,
     start_clock: Callable[[], Callable[[], bool]],
-) -> int:
-    """Search from ``root`` (a private tree: its nodes are updated and extended in place) as the
-    Python tree would with the same keys; the simulations run.
+) -> Tree:
+    """The search from ``state``, reusing ``tree`` where it holds ``state``, as the Python tree
+    would run it with the same keys (``tree`` is not changed).
 
-    ``start_clock()`` starts a time budget (``timing.deadline``): it is called once the kernel
-    has set the root up, so the seconds numba takes to compile the tree (or to load it from its
-    cache) on a process's first search do not eat the first move's budget.
+    A tree a compiled search returned keeps its arrays: the subtree to reuse is found and copied
+    there (``find``, ``extract``), without a ``Node`` per node; another tree goes through
+    ``mcts._root`` and is converted node by node. ``start_clock()`` starts a time budget
+    (``timing.deadline``): it is called once the kernel has set the root up, so the seconds
+    numba takes to compile the tree (or to load it from its cache) on a process's first search
+    do not eat the first move's budget.
     """
     import numpy as np
 
-    kt: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    kt = _kernel()
     _, k_shuffle = keys.split(k_rng)  # the Python tree's shuffle key under draws=counter
     # the stream's seed (kernels/stream.py's ``seed``), typed uint64 whatever its value
     s_shuffle = np.uint64(k_shuffle ^ keys.STREAM_SALT)
     limit = agent.simulations if agent.simulations > 0 else -1
-    nodes = _nodes(root)
-    extra = 2 * limit if limit > 0 else 1024
-    a = _Arrays(nodes, rows, extra + 2 * rows.max_moves + 64)
+    extra = (2 * limit if limit > 0 else 1024) + 2 * rows.max_moves + 64
+    source = tree._arrays if agent.reuse and isinstance(tree._arrays, _Arrays) else None
+    if source is not None:
+        if game.is_over(state):
+            raise ValueError("mcts needs a state where someone is to move; the game is over")
+        nodes: list[Node] = [Node(state, None, kt.NONE, game.to_move(state))]
+        a = _Arrays.reused(source, rows.row_of(state), nodes[0], rows, extra)
+    else:
+        nodes = _nodes(_root(agent, game, tree, state))
+        a = _Arrays(nodes, rows, extra)
     path = np.empty(game.spec.max_length + 2, np.int64)
     run = kt.tree(
         rows.legal, rows.step, rows.player, rows.reward0, rows.playout0,
@@ -121,7 +139,7 @@ def search(
             base = sims
             sim_keys = key_range(k_playout, sims, stop - sims).view(np.int64)
     a.to_nodes(nodes, rows)
-    return sims
+    return Tree(nodes[0], sims, arrays=a)
 
 
 def _nodes(root: Node) -> list[Node]:
@@ -135,13 +153,14 @@ def _nodes(root: Node) -> list[Node]:
 
 
 class _Arrays:
-    """A search's tree as the kernel's arrays (local to one search)."""
+    """A search's tree as the kernel's arrays: node 0 the root, every node's row filled. Written
+    by one search only; once it returns they are read, never written (a ``Tree`` keeps them for
+    the next search to copy its subtree from)."""
 
     def __init__(self, nodes: list[Node], rows: Rows, extra: int) -> None:
         import numpy as np
 
-        kt: Any = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
-        self.kt = kt
+        kt = _kernel()
         index = {id(node): i for i, node in enumerate(nodes)}
         cap = len(nodes) + extra
         ints = np.zeros((cap, kt.INT_COLUMNS), np.int64)
@@ -162,9 +181,8 @@ class _Arrays:
             links.extend(pairwise(kids))
             untried.extend(node.untried)
             float_rows.append([node.w, -1.0 if node.proven is None else node.proven, node.lower])
-            if node.untried or (i == 0 and node.player >= 0 and not kids):
-                # only a node with moves left to step needs its row
-                self.rows[i] = node.row() if isinstance(node, RowNode) else rows.row_of(node.state)
+            # every row, so that the next search can find its position by rows (``find``)
+            self.rows[i] = node.row() if isinstance(node, RowNode) else rows.row_of(node.state)
         ints[: len(nodes)] = int_rows
         for a, b in links:
             ints[a, kt.NEXT] = b
@@ -176,6 +194,39 @@ class _Arrays:
         self.counters = np.zeros(kt.COUNTERS, np.int64)
         self.counters[kt.SIZE] = len(nodes)
         self.counters[kt.USED] = len(untried)
+
+    @classmethod
+    def reused(cls, source: _Arrays, row: Any, fresh: Node, rows: Rows, extra: int) -> _Arrays:
+        """The arrays of a search from the position ``row``: its subtree in ``source`` copied
+        and made a root as ``mcts._root`` makes a found node one, or ``fresh`` alone where
+        ``source`` does not hold it within ``find_subtree``'s depth."""
+        import numpy as np
+
+        kt = _kernel()
+        size = int(source.counters[kt.SIZE])
+        top = kt.find(source.rows, source.ints, size, row, FIND_DEPTH)
+        if top < 0:
+            return cls([fresh], rows, extra)
+        a = cls.__new__(cls)
+        cap = size + extra
+        a.rows = np.zeros((cap, source.rows.shape[1]), np.int64)
+        a.ints = np.zeros((cap, kt.INT_COLUMNS), np.int64)
+        a.floats = np.zeros((cap, kt.FLOAT_COLUMNS), np.float64)
+        used = int(source.counters[kt.USED])
+        a.arena = np.zeros(used + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
+        a.counters = np.zeros(kt.COUNTERS, np.int64)
+        kt.extract(source.rows, source.ints, source.floats, source.arena, size, top, a.rows,
+                   a.ints, a.floats, a.arena, a.counters)  # fmt: skip
+        # as mcts._root: the root's w sums player 1's rewards, nobody moved into it, and a
+        # proven value is the root's player's
+        if a.ints[0, kt.MOVER] == 0:
+            a.floats[0, kt.W] = int(a.ints[0, kt.N]) - float(a.floats[0, kt.W])
+        a.ints[0, kt.MOVE] = kt.NONE
+        a.ints[0, kt.MOVER] = kt.NONE
+        if a.floats[0, kt.PROVEN] >= 0.0 and a.ints[0, kt.PLAYER] >= 0:
+            a.floats[0, kt.PROVEN] = -1.0
+            kt.prove(a.ints, a.floats, 0)
+        return a
 
     def grow(self) -> None:
         """Twice the room for nodes and untried moves."""
@@ -202,7 +253,7 @@ class _Subtree:
     untried moves when first asked (``mcts.Subtree``). Plain values only, so a tree pickles."""
 
     def __init__(self, arrays: _Arrays, nodes: list[Node], rows: Rows) -> None:
-        kt = arrays.kt
+        kt = _kernel()
         size = int(arrays.counters[kt.SIZE])
         self.ints = arrays.ints[:size].tolist()
         self.floats = arrays.floats[:size].tolist()

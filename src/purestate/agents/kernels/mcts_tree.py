@@ -291,3 +291,79 @@ def run(
                 if not prove(ints, floats, path[i]):
                     break
         counters[SIMS] = sims + 1
+
+
+@jit
+def find(
+    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], size: int,
+    target: npt.NDArray[np.int64], depth: int,
+) -> int:  # fmt: skip
+    """``mcts.find_subtree`` in arrays: the first node, level by level from the root (node 0)
+    over ``depth`` levels and in children's order, whose row is ``target``; -1 if none."""
+    queue = np.empty(size, np.int64)
+    queue[0] = 0
+    start, end = 0, 1
+    width = len(target)
+    for _ in range(depth):
+        if start == end:
+            return NONE
+        level_end = end
+        for i in range(start, level_end):
+            v = queue[i]
+            same = True
+            for k in range(width):
+                if rows[v, k] != target[k]:
+                    same = False
+                    break
+            if same:
+                return int(v)
+            ch = ints[v, FIRST]
+            while ch != NONE:
+                queue[end] = ch
+                end += 1
+                ch = ints[ch, NEXT]
+        start = level_end
+    return NONE
+
+
+@jit
+def extract(
+    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64],
+    arena: npt.NDArray[np.int64], size: int, top: int, out_rows: npt.NDArray[np.int64],
+    out_ints: npt.NDArray[np.int64], out_floats: npt.NDArray[np.float64],
+    out_arena: npt.NDArray[np.int64], out_counters: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """Copy the subtree of node ``top`` into the ``out_`` arrays, ``top`` as node 0 and the rest
+    in breadth-first order (the copy ``Node.copy`` makes, in arrays); sets ``SIZE`` and
+    ``USED``."""
+    new = np.full(size, NONE, np.int64)
+    queue = np.empty(size, np.int64)
+    queue[0] = top
+    new[top] = 0
+    end = 1
+    i = 0
+    while i < end:
+        ch = ints[queue[i], FIRST]
+        while ch != NONE:
+            new[ch] = end
+            queue[end] = ch
+            end += 1
+            ch = ints[ch, NEXT]
+        i += 1
+    used = 0
+    for j in range(end):
+        v = queue[j]
+        out_rows[j] = rows[v]
+        out_floats[j] = floats[v]
+        for col in range(INT_COLUMNS):
+            out_ints[j, col] = ints[v, col]
+        for col in (FIRST, NEXT, LAST):
+            if ints[v, col] != NONE:
+                out_ints[j, col] = new[ints[v, col]]
+        start, count = ints[v, USTART], ints[v, UCOUNT]
+        out_arena[used : used + count] = arena[start : start + count]
+        out_ints[j, USTART] = used
+        used += count
+    out_ints[0, NEXT] = NONE  # the root's siblings stay behind
+    out_counters[SIZE] = end
+    out_counters[USED] = used
