@@ -27,7 +27,8 @@ Parts (``--only playouts|batch|compile|mcts|mcts-parts|mcts-tree``; all by defau
   of a 1,000-simulation tree: its ``Node`` objects into the kernel's arrays (what a reused subtree
   costs, node for node), the arrays back (the root's children made at once, the rest as read:
   ``RowNode``), then every node read and every state made from its row, beside the whole search
-  (which includes its hand-over).
+  (which includes its hand-over); and self-play games (both seats one tree, reused after every
+  move) in CPU milliseconds per move, the compiled tree beside the Python tree.
 
 - **mcts-parts**: where an ultimate search's time goes in the Python tree
   (``compiled_tree=False``), microseconds per simulation: each part of the work the search did
@@ -53,7 +54,7 @@ from typing import Any
 import attrs
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree, search_many
+from purestate.agents.mcts import MCTS, Tree, best_child, search_many
 from purestate.core import batch, compiled, keys
 from purestate.core.hooks import rows_of
 
@@ -420,6 +421,27 @@ def part_mcts_tree(reps: int) -> None:
                 parts.setdefault("whole search", []).append(total * 1e6 / len(nodes))
         line = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in parts.items())
         print(f"{where:9} {len(nodes)} nodes: {line}")
+    # self-play, both seats one tree reused from the position after each move (the arrays'
+    # subtree copied in the compiled tree, Node.copy in the Python tree): CPU ms per move
+    per_move: dict[bool, list[float]] = {True: [], False: []}
+    for rep in range(reps):
+        for compiled_tree in (True, False):
+            state, tree, plies, seconds = game.initial(), Tree(), 0, 0.0
+            while not game.is_over(state):
+                t = time.process_time()
+                (tree,) = search_many(
+                    agent, game, [tree], [state], [keys.fold_in(keys.key(rep), plies)],
+                    compiled_tree=compiled_tree,
+                )  # fmt: skip
+                seconds += time.process_time() - t
+                state = game.step(state, best_child(tree.root).move)
+                plies += 1
+            per_move[compiled_tree].append(seconds * 1e3 / plies)
+    ratio = statistics.median(p / c for c, p in zip(per_move[True], per_move[False], strict=True))
+    print(
+        f"self-play with reuse, ms per move: compiled tree {statistics.median(per_move[True]):.2f}"
+        f", Python tree {statistics.median(per_move[False]):.2f} ({ratio:.1f}x; {reps} games)"
+    )
 
 
 def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:

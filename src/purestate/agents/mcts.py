@@ -86,7 +86,8 @@ Draws = Literal["counter", "playouts", "mersenne"]
 """What a search draws from (the ``draws`` option): ``counter`` (playouts and the tree's move
 shuffle on the counter stream, ``keys.stream``), ``playouts`` (the playouts on the counter stream,
 the shuffle from ``keys.generator``: runs of format 3) or ``mersenne`` (both from
-``keys.generator``: runs before format 3)."""
+``keys.generator``: runs before format 3). The last two also prove a new node from its
+game-ending children before its other moves are listed, as runs before format 4 did."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 

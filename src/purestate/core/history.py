@@ -76,7 +76,8 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
     # which the compiled kernels share, instead of a random.Random seeded per playout
     MappingProxyType({"mcts": MappingProxyType({"draws": "mersenne"})}),
     # version 3 -> 4: the MCTS tree shuffles new nodes' moves on the counter stream too (what
-    # the compiled tree draws); format 3's searches shuffled from keys.generator
+    # the compiled tree draws), and proves a new node only once its other moves are listed;
+    # format 3's searches shuffled from keys.generator and proved it before
     MappingProxyType({"mcts": MappingProxyType({"draws": "playouts"})}),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
