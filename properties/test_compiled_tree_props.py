@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import attrs
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +27,8 @@ from purestate.agents.mcts_compiled import route
 from purestate.agents.timing import with_clock
 from purestate.core import keys as K
 from purestate.core.game import Game
-from purestate.core.hooks import rows_of
+from purestate.core.hooks import Rows, rows_of
+from purestate.games.ultimate import UltimateTicTacToe
 
 from .strategies import keys, states
 
@@ -90,11 +93,22 @@ def test_the_compiled_tree_is_the_python_tree(
         reply = game.legal(after)[K.below(K.fold_in(key, 1), len(game.legal(after)))]
         nxt = game.step(after, reply)
         second = None
+        arrays = first._arrays
+        kept = (
+            None
+            if arrays is None
+            else [x.copy() for x in (arrays.ints, arrays.floats, arrays.rows)]
+        )
+        before = flat(first.root)
         if not game.is_over(nxt):
             tree = searched(agent, game, first, nxt, K.fold_in(key, 2), compiled)
             assert tree.root is not None
             second = (tree.simulations, flat(tree.root))
-        trees[compiled] = (first.simulations, flat(first.root), second)
+        assert flat(first.root) == before  # the reused table is left as it was: act is pure
+        if kept is not None:
+            now = (arrays.ints, arrays.floats, arrays.rows)
+            assert all(np.array_equal(a, b) for a, b in zip(kept, now, strict=True))
+        trees[compiled] = (first.simulations, before, second)
     assert trees[True] == trees[False]
 
 
@@ -117,3 +131,29 @@ def test_a_whole_selfplay_game_is_the_same_on_both_trees(registered_game: Game[A
         assert flat(roots[0]) == flat(roots[1]), ply
         state = game.step(state, best_child(roots[0]).move)
         ply += 1
+
+
+class _UltimateWithoutEndingKernel(UltimateTicTacToe):
+    """Ultimate tic-tac-toe whose row kernels leave ``ending`` out: the compiled tree then steps
+    every move of a new node, as for a game without the kernel."""
+
+    def rows(self) -> Rows | None:
+        found = super().rows()
+        return None if found is None else attrs.evolve(found, ending=None)
+
+
+@settings(max_examples=max(1, settings().max_examples // 15))
+@given(data=st.data())
+def test_without_an_ending_kernel_the_tree_steps_every_move(data: st.DataObject) -> None:
+    game = _UltimateWithoutEndingKernel()
+    if rows_of(game) is None:
+        pytest.skip("no numba: no compiled side")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return
+    key = data.draw(keys(), label="key")
+    agent = MCTS(simulations=data.draw(st.sampled_from([1, 30, 300]), label="simulations"))
+    compiled = searched(agent, game, Tree(), state, key, True)
+    python = searched(agent, game, Tree(), state, key, False)
+    assert compiled.root is not None and python.root is not None
+    assert flat(compiled.root) == flat(python.root)
