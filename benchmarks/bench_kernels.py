@@ -2,7 +2,7 @@
 
 Run: ``PYTHONPATH=src python benchmarks/bench_kernels.py [--reps R] [--seconds S] [--only PART]``
 
-Parts (``--only playouts|batch|compile|mcts|mcts-parts|rows``; all by default):
+Parts (``--only playouts|batch|compile|mcts|mcts-parts|mcts-tree|rows``; all by default):
 
 - **playouts**: random games from the start, one call per game, for tic-tac-toe, connect four,
   ultimate tic-tac-toe and 3×3 dots and boxes: our compiled kernel, our pure Python kernel (the
@@ -19,12 +19,21 @@ Parts (``--only playouts|batch|compile|mcts|mcts-parts|rows``; all by default):
   tic-tac-toe (from the start and from a mid-game position, ``MIDGAME_PLIES`` random plies) and
   connect four (from the start), the playouts drawn three ways: ``draws=mersenne`` (the
   pure Python kernels as before this issue), ``draws=counter`` on the pure path, and
-  ``draws=counter`` compiled (today's default), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one
-  random rollout, solver on) searching the same position, the searches taking turns.
+  ``draws=counter`` compiled, all three in the Python tree, and the compiled tree (today's
+  default on a game with row kernels: ``core.hooks.Rows``, its nodes handed back as ``Node``
+  objects), beside OpenSpiel's C++ ``MCTSBot`` (uct_c=2, one random rollout, solver on)
+  searching the same position, the searches taking turns.
+- **mcts-tree**: the compiled tree's hand-over on ultimate tic-tac-toe, microseconds per node
+  of a 1,000-simulation tree: its ``Node`` objects into the kernel's arrays (what a reused subtree
+  costs, node for node), the arrays back (the root's children made at once, the rest as read:
+  ``RowNode``), then every node read and every state made from its row, beside the whole search
+  (which includes its hand-over); and self-play games (both seats one tree, reused after every
+  move) in CPU milliseconds per move, the compiled tree beside the Python tree.
 
-- **mcts-parts**: where an ultimate search's time goes, microseconds per simulation: each part
-  of the work the search did (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts)
-  redone alone, the rest being selection, backup and the loop.
+- **mcts-parts**: where an ultimate search's time goes in the Python tree
+  (``compiled_tree=False``), microseconds per simulation: each part of the work the search did
+  (steps, ``legal``, ``ending_moves``, shuffles, nodes, playouts) redone alone, the rest being
+  selection, backup and the loop.
 - **rows**: the row kernels (``core.hooks.Rows``) of every game that has them: the first call
   of all their functions in a new process (cold numba cache, then warm), and one ``legal`` plus
   one ``step`` of a legal move per call over positions of random games, in nanoseconds: the
@@ -51,8 +60,9 @@ from typing import Any
 import attrs
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree
+from purestate.agents.mcts import MCTS, Tree, best_child, search_many
 from purestate.core import batch, compiled, keys
+from purestate.core.hooks import rows_of
 
 GAMES = {
     "tictactoe": ("tic_tac_toe", {}),
@@ -174,7 +184,9 @@ import time
 t0 = time.perf_counter()
 import numpy as np
 import purestate
+from purestate.agents.mcts import MCTS, Tree
 from purestate.core import batch, compiled, keys
+from purestate.core.hooks import rows_of
 games = [purestate.make(s) for s in %r]
 compiled.kernels("stream")
 t1 = time.perf_counter()
@@ -187,7 +199,12 @@ for g in games:
         g.decisive_playout(g.initial(), keys.key(0), True)
     t2 = time.perf_counter()
     batch.playouts(g, [g.initial()], batch.key_range(keys.key(0), 0, 4))
-    parts.append(f"{g.spec.name} {t2 - t:.2f}+{time.perf_counter() - t2:.2f}")
+    t3 = time.perf_counter()
+    tree = ""
+    if rows_of(g) is not None:  # the compiled MCTS tree's first search (never cached on disk)
+        MCTS(simulations=10).search(g, Tree(), g.initial(), keys.key(0))
+        tree = f"+tree {time.perf_counter() - t3:.2f}"
+    parts.append(f"{g.spec.name} {t2 - t:.2f}+{t3 - t2:.2f}{tree}")
 print(f"{t1 - t0:.2f} {time.perf_counter() - t1:.2f} {compiled.backend()}; " + ", ".join(parts))
 """
 
@@ -252,19 +269,24 @@ def part_mcts(reps: int) -> None:
                             ("connect_four", "connect_four")):  # fmt: skip
         game = purestate.make(spec)
         cases = (
-            ("mersenne, pure (before)", MCTS(draws="mersenne"), game),
-            ("counter, pure", MCTS(), pure_playouts(game)),
-            ("counter, compiled", MCTS(), game),
+            ("mersenne, pure (before)", MCTS(draws="mersenne"), game, False),
+            ("counter, pure", MCTS(), pure_playouts(game), False),
+            ("counter, compiled", MCTS(), game, False),
+            ("compiled tree", MCTS(), game, True),
         )
+        if rows_of(game) is None:  # no row kernels (yet): the Python tree runs anyway
+            cases = cases[:-1]
         for where, (state, actions) in positions(game).items():
             if spec == "connect_four" and where != "start":
                 continue
             rows: dict[str, list[float]] = {}
             peer = cpp_mcts(peer_name, actions)
             for rep in range(reps + 1):
-                for label, agent, g in cases:
+                for label, agent, g, tree_kernel in cases:
                     t = time.process_time()
-                    tree = agent.search(g, Tree(), state, keys.key(rep))
+                    tree = search_many(
+                        agent, g, [Tree()], [state], [keys.key(rep)], compiled_tree=tree_kernel
+                    )[0]
                     rate = tree.simulations / (time.process_time() - t)
                     if rep:  # the first round warms up
                         rows.setdefault(label, []).append(rate)
@@ -290,6 +312,18 @@ def part_mcts(reps: int) -> None:
                 print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
 
 
+def timed_search(
+    agent: MCTS, game: Any, state: Any, rep: int, compiled_tree: bool
+) -> tuple[Any, float]:
+    """The tree of round ``rep``'s search from ``state`` (the compiled tree or the Python one)
+    and its CPU seconds."""
+    t = time.process_time()
+    tree = search_many(agent, game, [Tree()], [state], [keys.key(rep)], compiled_tree=compiled_tree)
+    seconds = time.process_time() - t
+    assert tree[0].root is not None
+    return tree[0], seconds
+
+
 def part_mcts_parts(reps: int) -> None:
     """Where a search's time goes: each part of the work a search did, redone alone.
 
@@ -306,10 +340,7 @@ def part_mcts_parts(reps: int) -> None:
     for where, (state, _) in positions(game).items():
         parts: dict[str, list[float]] = {}
         for rep in range(reps + 1):
-            t = time.process_time()
-            tree = agent.search(game, Tree(), state, keys.key(rep))
-            total = time.process_time() - t
-            assert tree.root is not None
+            tree, total = timed_search(agent, game, state, rep, compiled_tree=False)
             edges = []
             stack = [tree.root]
             while stack:
@@ -355,6 +386,68 @@ def part_mcts_parts(reps: int) -> None:
                 parts.setdefault("total", []).append(total * 1e6 / sims)
         line = ", ".join(f"{name} {statistics.median(v):.1f}" for name, v in parts.items())
         print(f"{where:9} {line}")
+
+
+def part_mcts_tree(reps: int) -> None:
+    """The compiled tree's hand-over, per node: ``Node`` objects into arrays, arrays into nodes."""
+    from purestate.agents import mcts_compiled
+
+    game = purestate.make("ultimate_tictactoe")
+    rows = rows_of(game)
+    if rows is None:
+        print("\nmcts-tree: no row kernels here (numba missing?)")
+        return
+    agent = MCTS()
+    print("\nultimate tic-tac-toe, mcts:simulations=1000, compiled tree: microseconds per node")
+    for where, (state, _) in positions(game).items():
+        parts: dict[str, list[float]] = {}
+        for rep in range(reps + 1):
+            tree, total = timed_search(agent, game, state, rep, compiled_tree=True)
+            root = tree.root.copy()  # plain nodes whose states are read: a reused tree
+            nodes = mcts_compiled._nodes(root)
+            t = time.process_time()
+            arrays = mcts_compiled._Arrays(nodes, rows, 64)
+            into = time.process_time() - t
+            fresh = [nodes[0]]
+            t = time.process_time()
+            arrays.to_nodes(fresh, rows)
+            back = time.process_time() - t
+            t = time.process_time()
+            nodes[0].size()  # every node read: all of them made from the arrays
+            read = time.process_time() - t
+            t = time.process_time()
+            for node in mcts_compiled._nodes(nodes[0]):
+                node.state  # noqa: B018 (every state made from its row)
+            states = time.process_time() - t
+            if rep:
+                parts.setdefault("nodes -> arrays", []).append(into * 1e6 / len(nodes))
+                parts.setdefault("arrays -> root's children", []).append(back * 1e6 / len(nodes))
+                parts.setdefault("+ every node read", []).append(read * 1e6 / len(nodes))
+                parts.setdefault("+ every state read", []).append(states * 1e6 / len(nodes))
+                parts.setdefault("whole search", []).append(total * 1e6 / len(nodes))
+        line = ", ".join(f"{name} {statistics.median(v):.2f}" for name, v in parts.items())
+        print(f"{where:9} {len(nodes)} nodes: {line}")
+    # self-play, both seats one tree reused from the position after each move (the arrays'
+    # subtree copied in the compiled tree, Node.copy in the Python tree): CPU ms per move
+    per_move: dict[bool, list[float]] = {True: [], False: []}
+    for rep in range(reps):
+        for compiled_tree in (True, False):
+            state, tree, plies, seconds = game.initial(), Tree(), 0, 0.0
+            while not game.is_over(state):
+                t = time.process_time()
+                (tree,) = search_many(
+                    agent, game, [tree], [state], [keys.fold_in(keys.key(rep), plies)],
+                    compiled_tree=compiled_tree,
+                )  # fmt: skip
+                seconds += time.process_time() - t
+                state = game.step(state, best_child(tree.root).move)
+                plies += 1
+            per_move[compiled_tree].append(seconds * 1e3 / plies)
+    ratio = statistics.median(p / c for c, p in zip(per_move[True], per_move[False], strict=True))
+    print(
+        f"self-play with reuse, ms per move: compiled tree {statistics.median(per_move[True]):.2f}"
+        f", Python tree {statistics.median(per_move[False]):.2f} ({ratio:.1f}x; {reps} games)"
+    )
 
 
 def cpp_mcts(name: str, actions: list[int]) -> Callable[[int], float] | None:
@@ -518,7 +611,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument(
-        "--only", choices=("playouts", "batch", "compile", "mcts", "mcts-parts", "rows")
+        "--only",
+        choices=("playouts", "batch", "compile", "mcts", "mcts-parts", "mcts-tree", "rows"),
     )
     args = parser.parse_args()
     if args.only in (None, "compile"):
@@ -531,6 +625,8 @@ def main() -> None:
         part_mcts(args.reps)
     if args.only in (None, "mcts-parts"):
         part_mcts_parts(args.reps)
+    if args.only in (None, "mcts-tree"):
+        part_mcts_tree(args.reps)
     if args.only in (None, "rows"):
         part_rows(args.reps)
 

@@ -58,6 +58,7 @@ def _moves(rows: Rows, fn: Any, row: Any) -> tuple[int, ...]:
 @given(data=st.data())
 def test_row_of_round_trips(hooked_game: Game[Any, Any], data: st.DataObject) -> None:
     rows, s, row = _state_and_row(hooked_game, data)
+    assert row.dtype == np.int64 and row.shape == (rows.width,)
     assert rows.state_of(row) == s
     assert np.array_equal(rows.row_of(rows.state_of(row)), row)
 

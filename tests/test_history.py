@@ -60,6 +60,8 @@ def test_mcts_had_the_classic_defaults_in_version_1() -> None:
         "draws": "mersenne",  # version 3's change: playouts draw from the counter stream
     }
     assert history.defaults_then("mcts", 2) == {"draws": "mersenne"}
+    # version 4's change: the tree's shuffle draws from the counter stream too
+    assert history.defaults_then("mcts", 3) == {"draws": "playouts"}
     assert history.defaults_then("mcts", history.VERSION) == {}
     assert history.defaults_then("random", 1) == {}
     # version 4's change: alphazero's conv nets take their gradients in the forward layout

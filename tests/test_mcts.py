@@ -12,7 +12,15 @@ import pytest
 from tests.moves import play_moves
 
 import purestate
-from purestate.agents.mcts import MCTS, Tree, best_child, shuffle, unit_reward
+from purestate.agents.mcts import (
+    MCTS,
+    Tree,
+    best_child,
+    counter_shuffle,
+    search_many,
+    shuffle,
+    unit_reward,
+)
 from purestate.agents.timing import with_clock
 from purestate.core import history, keys
 from purestate.core.spec import SpecError
@@ -157,6 +165,11 @@ def test_decisive_playouts_run_the_games_decisive_kernel() -> None:
         ) -> tuple[float, float]:
             calls.append(anti)
             return super().decisive_playout(state, key, anti, draws)
+
+        def row_kernels(self) -> None:
+            # the Python tree, which calls the hook (the compiled tree calls decisive0, held to
+            # the hook by properties/test_rows_props.py)
+            return None
 
     game = Counted()
     for playout, anti in (("auto", True), ("decisive", False), ("antidecisive", True)):
@@ -367,6 +380,66 @@ def test_draws_mersenne_plays_random_playouts_from_the_searchs_generator_as_befo
     assert sorted((ch.move, ch.n) for ch in counter.root.children) != sorted(
         (ch.move, ch.n) for ch in root.children
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "moves", "visits"),
+    [
+        # root visits (by move) of mcts:simulations=300 from these positions with key(7), as the
+        # search of run format 3 (commit a9ca7e8, draws=counter then) gave them
+        ("tictactoe", [4], [10, 21, 15, 13, 5, 10, 5, 221]),
+        ("connect_four", [3, 3], [9, 2, 277, 4, 2, 2, 4]),
+        ("ultimate_tictactoe", [40], [2, 87, 2, 13, 34, 26, 5, 131]),
+    ],
+)
+def test_draws_playouts_shuffles_from_the_generator_as_format_3_did(
+    spec: str, moves: list[int], visits: list[int]
+) -> None:
+    game = purestate.make(spec)
+    state = play_moves(game, moves)
+    root = MCTS(simulations=300, draws="playouts").search(game, Tree(), state, keys.key(7)).root
+    assert root is not None
+    assert [ch.n for ch in sorted(root.children, key=lambda ch: ch.move)] == visits
+    # today's default shuffles on the counter stream: another (equally random) tree
+    today = MCTS(simulations=300).search(game, Tree(), state, keys.key(7)).root
+    assert today is not None
+    assert [ch.n for ch in sorted(today.children, key=lambda ch: ch.move)] != visits
+
+
+def test_a_game_ending_draw_does_not_prove_a_node_that_has_other_moves() -> None:
+    # X may close the last open board (3) with a draw, or play on; before format 4 the new node
+    # was proven a draw by that one child, its other moves not yet listed
+    game = purestate.make("ultimate_tictactoe")
+    state = game.decode(
+        "XOOO.O..O/OOXXXX.../.OO...XXX/XX...XO../X.XOOO..O/.OO.OXO../XX.O.XOOO/......XXX/"
+        "X.X.X.XOO *"
+    )
+    assert game.legal(state) == (29, 30, 31, 34, 35) and game.ending_moves(state) == (29,)
+    for compiled in (True, False):
+        (tree,) = search_many(
+            MCTS(simulations=1), game, [Tree()], [state], [keys.key(1)], compiled_tree=compiled
+        )
+        assert tree.root is not None and tree.simulations == 1
+        root = tree.root
+        assert root.proven is None  # the other four moves are still to be searched
+        assert (root.children[0].move, root.children[0].proven) == (29, 0.5)
+        assert sorted([*root.untried, *(ch.move for ch in root.children[1:])]) == [30, 31, 34, 35]
+    old = MCTS(simulations=1, draws="playouts").search(game, Tree(), state, keys.key(1))
+    assert old.root is not None and old.root.proven == 0.5 and old.simulations == 0
+
+
+def test_counter_shuffle_is_fisher_yates_on_the_counter_stream() -> None:
+    # item i (from the last down) swaps with item int(draw(k, j) * (i + 1)), j counting draws
+    k = keys.key(5)
+    for size in (0, 1, 2, 3, 9, 81):
+        ours = list(range(size))
+        counter_shuffle(ours, keys.stream(k))
+        theirs = list(range(size))
+        for j, i in enumerate(range(size - 1, 0, -1)):
+            r = int(keys.draw(k, j) * (i + 1))
+            theirs[i], theirs[r] = theirs[r], theirs[i]
+        assert ours == theirs
+        assert sorted(ours) == list(range(size))
 
 
 def test_a_run_saved_before_the_new_defaults_resumes_as_it_was_played(tmp_path: Any) -> None:

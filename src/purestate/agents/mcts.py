@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Sequence
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from attrs import field, frozen
 
@@ -81,6 +81,13 @@ ignores them. It must give a state the same evaluation whatever else is in the b
 
 PlayoutReturns = Callable[..., tuple[float, ...]]
 """``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
+
+Draws = Literal["counter", "playouts", "mersenne"]
+"""What a search draws from (the ``draws`` option): ``counter`` (playouts and the tree's move
+shuffle on the counter stream, ``keys.stream``), ``playouts`` (the playouts on the counter stream,
+the shuffle from ``keys.generator``: runs of format 3) or ``mersenne`` (both from
+``keys.generator``: runs before format 3). The last two also prove a new node from its
+game-ending children before its other moves are listed, as runs before format 4 did."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 
@@ -148,6 +155,10 @@ class Node:
                 stack.append((ch, c))
         return top
 
+    def _bare(self) -> Node:
+        """A new node of the same position and move, without statistics or children."""
+        return Node(self.state, self.move, self.mover, self.player)
+
     def size(self) -> int:
         """The number of nodes in the subtree."""
         total = 0
@@ -159,8 +170,117 @@ class Node:
         return total
 
 
+# the slots RowNode reads and writes under its properties
+_STATE, _CHILDREN, _UNTRIED = (Node.__dict__[name] for name in ("state", "children", "untried"))
+
+
+class Subtree(Protocol):
+    """Where a ``RowNode`` finds its children and untried moves when they are first read: the
+    compiled tree's arrays, left by the search that made the node."""
+
+    def children(self, index: int) -> list[Node]:
+        """The children of node ``index``, in the order they were made (nodes made now)."""
+        ...
+
+    def untried(self, index: int) -> list[Any]:
+        """The untried moves of node ``index``, in order (popped from the end)."""
+        ...
+
+
+class RowNode(Node):
+    """A node made by the compiled tree, read from its arrays when first asked: its state is the
+    game's row, made with ``state_of`` the first time it is read (most nodes' states never are),
+    and its children and untried moves come from the search's arrays (``Subtree``) the first
+    time they are read; each is kept once made.
+
+    The same value as a ``Node`` holding them all: only when the work is done differs, so a
+    search hands back a tree of any size at the cost of the nodes anyone reads.
+    """
+
+    __slots__ = ("_index", "_row", "_state_of", "_subtree")
+
+    def __init__(
+        self,
+        row: Any,
+        state_of: Callable[[Any], Any],
+        move: Any,
+        mover: int,
+        player: int,
+        subtree: Subtree | None = None,
+        index: int = 0,
+    ) -> None:
+        self._row = row
+        self._state_of = state_of
+        self._subtree = subtree
+        self._index = index
+        self.move = move
+        self.mover = mover
+        self.player = player
+        self.n = 0
+        self.w = 0.0
+        self.proven = None
+        if subtree is None:
+            _CHILDREN.__set__(self, [])
+            _UNTRIED.__set__(self, [])
+        self.h = 0.0
+        self.lower = -1.0
+        self.prior = 0.0
+
+    @property
+    def state(self) -> Any:
+        """The position, made from the row on the first read."""
+        try:
+            return _STATE.__get__(self)
+        except AttributeError:
+            found = self._state_of(self._row)
+            _STATE.__set__(self, found)
+            return found
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        _STATE.__set__(self, value)
+
+    @property
+    def children(self) -> list[Node]:
+        """The expanded children, made from the search's arrays on the first read."""
+        try:
+            found: list[Node] = _CHILDREN.__get__(self)
+        except AttributeError:
+            assert self._subtree is not None
+            found = self._subtree.children(self._index)
+            _CHILDREN.__set__(self, found)
+        return found
+
+    @children.setter
+    def children(self, value: list[Node]) -> None:
+        _CHILDREN.__set__(self, value)
+
+    @property
+    def untried(self) -> list[Any]:
+        """The moves not yet expanded, read from the search's arrays on the first read."""
+        try:
+            found: list[Any] = _UNTRIED.__get__(self)
+        except AttributeError:
+            assert self._subtree is not None
+            found = self._subtree.untried(self._index)
+            _UNTRIED.__set__(self, found)
+        return found
+
+    @untried.setter
+    def untried(self, value: list[Any]) -> None:
+        _UNTRIED.__set__(self, value)
+
+    def row(self) -> Any:
+        """The state's row (never written once the search that made it returned)."""
+        return self._row
+
+    def _bare(self) -> Node:
+        # a row of its own: the copy does not keep the old search's arrays alive
+        return RowNode(self._row.copy(), self._state_of, self.move, self.mover, self.player)
+
+
 def _clone(node: Node) -> Node:
-    c = Node(node.state, node.move, node.mover, node.player)
+    c = node._bare()
     c.n = node.n
     c.w = node.w
     c.proven = node.proven
@@ -182,6 +302,9 @@ class Tree:
 
     root: Node | None = None
     simulations: int = 0
+    # the compiled tree's arrays of the same tree (init argument ``arrays``; never written once
+    # returned), from which the next compiled search copies its subtree: not in equality
+    _arrays: Any = field(default=None, alias="arrays", eq=False, repr=False)
 
 
 def unit_reward(r: float) -> float:
@@ -237,9 +360,11 @@ class MCTS:
             multiplies the priors on the search's [0, 1] rewards, the same ranking).
         noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
         alpha: The concentration α of that Dirichlet noise.
-        draws: What the game's playout kernels draw from: ``counter`` (``keys.stream``, the
-            same compiled or not) or ``mersenne`` (``keys.generator``, pure Python: what runs
-            before format 3 drew, which ``core/history.py`` gives them).
+        draws: What the search draws from: ``counter`` (the playouts and the tree's move
+            shuffle on ``keys.stream``, the same compiled or not), ``playouts`` (the playouts
+            on ``keys.stream``, the shuffle from ``keys.generator``: runs of format 3) or
+            ``mersenne`` (both from ``keys.generator``, pure Python: runs before format 3);
+            ``core/history.py`` gives old runs theirs.
     """
 
     simulations: int = field(default=1000)
@@ -255,7 +380,7 @@ class MCTS:
     c_puct: float = 1.25
     noise: float = 0.0
     alpha: float = 0.3
-    draws: keys.Draws = "counter"
+    draws: Draws = "counter"
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -348,6 +473,7 @@ def search_many(
     states: Sequence[Any],
     search_keys: Sequence[Key],
     evaluator: Evaluator | None = None,
+    compiled_tree: bool = True,
 ) -> list[Tree]:
     """Many independent searches at once, their leaves evaluated together.
 
@@ -365,6 +491,10 @@ def search_many(
         search_keys: One key per search.
         evaluator: The batched evaluator (None: the agent's own; with neither, leaves are played
             out and nothing is batched).
+        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: the
+            default UCB1 search on a game with row kernels, numba installed); False runs the
+            Python tree, the reference the compiled one is compared with. The same trees either
+            way.
 
     Returns:
         The new trees, in order (the trees passed in are not changed).
@@ -375,19 +505,35 @@ def search_many(
     if not len(trees) == len(states) == len(search_keys):
         raise ValueError("search_many needs one tree, one state and one key per search")
     evaluate = evaluator if evaluator is not None else agent.evaluator
+    route = None
+    if compiled_tree:
+        from purestate.agents import mcts_compiled
+
+        route = mcts_compiled.route(agent, game, evaluate is not None)
     roots = []
-    runs = []
-    for tree, state, key in zip(trees, states, search_keys, strict=True):
-        root = _root(agent, game, tree, state)
+    runs: list[Simulations | int] = []
+    start_clock = partial(deadline, agent._clock, agent.seconds, "mcts")
+    done: dict[int, Tree] = {}
+    for i, (tree, state, key) in enumerate(zip(trees, states, search_keys, strict=True)):
         k_rng, k_playout, k_noise = keys.split(key, 3)
-        passed = deadline(agent._clock, agent.seconds, "mcts")
-        rng = keys.generator(k_rng)
+        if route is not None:
+            rows, mode = route
+            done[i] = mcts_compiled.search(
+                agent, game, rows, mode, tree, state, k_rng, k_playout, start_clock
+            )
+            roots.append(done[i].root)
+            runs.append(done[i].simulations)
+            continue
+        root = _root(agent, game, tree, state)
         roots.append(root)
+        passed = start_clock()
         runs.append(
-            _simulations(agent, game, root, rng, k_playout, k_noise, passed, evaluate is not None)
+            _simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluate is not None)
         )
     sims = _drive(game, runs, evaluate)
-    return [Tree(root, n) for root, n in zip(roots, sims, strict=True)]
+    return [
+        done.get(i) or Tree(root, n) for i, (root, n) in enumerate(zip(roots, sims, strict=True))
+    ]
 
 
 def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
@@ -413,11 +559,19 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
 Simulations = Generator[tuple[Any, Key], Evaluation, int]
 
 
-def _drive(game: Game[Any, Any], runs: list[Simulations], evaluate: Evaluator | None) -> list[int]:
-    """Run the searches to the end, one evaluator call per round for all their pending leaves."""
+def _drive(
+    game: Game[Any, Any], runs: Sequence[Simulations | int], evaluate: Evaluator | None
+) -> list[int]:
+    """Run the searches to the end, one evaluator call per round for all their pending leaves (a
+    search that ran already, compiled, is its count of simulations)."""
     sims = [0] * len(runs)
     pending: list[tuple[int, tuple[Any, Key]]] = []
+    generators: dict[int, Simulations] = {}
     for i, run in enumerate(runs):
+        if isinstance(run, int):
+            sims[i] = run
+            continue
+        generators[i] = run
         try:
             pending.append((i, next(run)))
         except StopIteration as stop:
@@ -432,7 +586,7 @@ def _drive(game: Game[Any, Any], runs: list[Simulations], evaluate: Evaluator | 
         waiting = []
         for (i, _), evaluation in zip(pending, evaluations, strict=True):
             try:
-                waiting.append((i, runs[i].send(evaluation)))
+                waiting.append((i, generators[i].send(evaluation)))
             except StopIteration as stop:
                 sims[i] = stop.value
         pending = waiting
@@ -638,6 +792,22 @@ def _playout_kernels(
     return mode, fast_random, fast_decisive
 
 
+def playout_draws(draws: Draws) -> keys.Draws:
+    """What the playouts of a search with option ``draws`` draw from: ``mersenne`` for
+    ``mersenne``, the counter stream otherwise."""
+    return "mersenne" if draws == "mersenne" else "counter"
+
+
+def counter_shuffle(moves: list[Any], rand: Callable[[], float]) -> None:
+    """Shuffle ``moves`` in place with the draws of ``rand`` (a ``keys.stream``): Fisher-Yates
+    from the end, item ``i`` (from the last down to 1) swapped with item
+    ``int(rand() * (i + 1))``, one draw per swap: what the compiled tree does with the same
+    stream (``draws=counter``)."""
+    for i in range(len(moves) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        moves[i], moves[j] = moves[j], moves[i]
+
+
 def shuffle(moves: list[Any], getrandbits: Callable[[int], int]) -> None:
     """Shuffle ``moves`` in place as ``random.Random.shuffle`` does with the generator whose
     ``getrandbits`` this is: the same draws, the same order.
@@ -682,7 +852,7 @@ def _simulations(
     agent: MCTS,
     game: Game[Any, Any],
     root: Node,
-    rng: Any,
+    k_rng: Key,
     k_playout: Key,
     k_noise: Key,
     passed: Callable[[], bool],
@@ -696,6 +866,13 @@ def _simulations(
     """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
+    counter = agent.draws == "counter"
+    if counter:
+        # the shuffle draws from its own key's counter stream (as the compiled tree does); the
+        # generator is left to the generic decisive and heavy playouts
+        k_rng, k_shuffle = keys.split(k_rng)
+        shuffle_draw = keys.stream(k_shuffle)
+    rng = keys.generator(k_rng)
     rand = rng.random
     getrandbits = rng.getrandbits
     log, sqrt = math.log, math.sqrt
@@ -705,7 +882,7 @@ def _simulations(
     scorer = agent.scorer()
     timed = passed is not never  # a seconds budget, or the clock's own limit
     limit = agent.simulations if agent.simulations > 0 else -1
-    draws = agent.draws
+    draws = playout_draws(agent.draws)
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, draws)
     eager = agent.decisive and solver
     ending = ending_moves_of(game)
@@ -717,7 +894,10 @@ def _simulations(
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
-        shuffle(moves, getrandbits)
+        if counter:
+            counter_shuffle(moves, shuffle_draw)
+        else:
+            shuffle(moves, getrandbits)
         if eager:
             # the moves that end the game become proven children now: one step per move finds
             # an immediate win (the node is proven) or the only moves that do not lose at once
@@ -742,6 +922,11 @@ def _simulations(
                 else:
                     rest.append(m)
             moves = rest
+            if counter:
+                # the moves left count before the proof: a game-ending draw among them does not
+                # prove the node a draw (runs before format 4, draws=playouts or mersenne, proved
+                # it with the moves still unlisted, and keep doing so to replay exactly)
+                node.untried = moves
             if node.children:
                 _prove(node)
         node.untried = moves

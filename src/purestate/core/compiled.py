@@ -19,8 +19,10 @@ where none is writable the kernels compile in memory on each process's first cal
 
 from __future__ import annotations
 
+import hashlib
 import importlib
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, TypeVar
 
@@ -51,14 +53,16 @@ def backend() -> str:
 GAME_KERNELS = "purestate.games.kernels"
 # a string, as in the registry: core names the solvers' package without importing that layer
 SOLVER_KERNELS = "purestate.solve.kernels"
+AGENT_KERNELS = "purestate.agents.kernels"
 
 
 @memo(size=None, why="one entry per kernel module: a handful")
 def kernels(module: str, package: str = GAME_KERNELS) -> ModuleType | None:
     """The compiled kernel module ``<package>.<module>``, or None without numba.
 
-    ``package`` is ``GAME_KERNELS`` (the rules' playouts) or ``SOLVER_KERNELS`` (the exact
-    solvers'). Importing it compiles nothing; each kernel compiles (or loads from the cache) on
+    ``package`` is ``GAME_KERNELS`` (the rules' playouts), ``SOLVER_KERNELS`` (the exact
+    solvers') or ``AGENT_KERNELS`` (the searches': the compiled MCTS tree). Importing it
+    compiles nothing; each kernel compiles (or loads from the cache) on
     its first call.
     """
     if _numba() is None:
@@ -79,6 +83,39 @@ def jit(function: _F) -> _F:
     except RuntimeError:  # "cannot cache function ...: no locator available"
         compiled = nb.njit(function)
     return compiled
+
+
+def jit_bound(template: Callable[..., Any], bindings: Mapping[str, Any]) -> Any:
+    """``jit`` of a copy of the plain function ``template`` whose global names ``bindings`` are
+    other compiled functions: one generic kernel (the compiled MCTS tree) specialised for one
+    game's functions, kept in numba's on-disk cache like every kernel.
+
+    numba would also specialise a kernel that takes the functions as arguments, but it keys such
+    an argument by the function object of the running process: its cache never finds the entry
+    again, and every process compiles anew (seconds) and adds one. Here the copy's name carries a
+    digest of the bound functions' names and bytecode, so each binding has its own cache entry
+    and a changed game function gets a new one (numba checks the template's own source).
+    """
+    nb = _numba()
+    assert nb is not None, "kernel modules are imported only when numba is"
+    digest = hashlib.sha256()
+    for name in sorted(bindings):
+        found = bindings[name]
+        py = getattr(found, "py_func", found)
+        code = py.__code__
+        digest.update(f"{name}={py.__module__}.{py.__qualname__}".encode())
+        digest.update(code.co_code)
+        digest.update(repr(code.co_consts).encode())
+    copy = types.FunctionType(
+        template.__code__,
+        {**template.__globals__, **bindings},
+        template.__name__,
+        template.__defaults__,
+        template.__closure__,
+    )
+    copy.__qualname__ = f"{template.__qualname__}_{digest.hexdigest()[:16]}"
+    copy.__module__ = template.__module__
+    return jit(copy)
 
 
 def jit_parallel(function: _F) -> _F:

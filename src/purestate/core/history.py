@@ -75,9 +75,17 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
     # version 2 -> 3: the games' playout kernels draw from the counter stream (keys.stream),
     # which the compiled kernels share, instead of a random.Random seeded per playout
     MappingProxyType({"mcts": MappingProxyType({"draws": "mersenne"})}),
-    # version 3 -> 4: alphazero's conv nets train with their gradients written in the forward
-    # layout (network.nhwc_convolution), equal up to rounding and about 20 times faster
-    MappingProxyType({"alphazero": MappingProxyType({"gradients": "autodiff"})}),
+    # version 3 -> 4: the MCTS tree shuffles new nodes' moves on the counter stream too (what
+    # the compiled tree draws), and proves a new node only once its other moves are listed
+    # (format 3's searches shuffled from keys.generator and proved it before); alphazero's conv
+    # nets train with their gradients written in the forward layout (network.nhwc_convolution),
+    # equal up to rounding and about 20 times faster
+    MappingProxyType(
+        {
+            "mcts": MappingProxyType({"draws": "playouts"}),
+            "alphazero": MappingProxyType({"gradients": "autodiff"}),
+        }
+    ),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

@@ -31,6 +31,8 @@ from attrs import frozen
 from purestate.core import compiled, keys
 from purestate.core.batch import python_batch
 from purestate.core.game import GameSpec, ParseError
+from purestate.core.hooks import Rows
+from purestate.core.memo import memo
 from purestate.games.big_board import (
     GAME_OVER,
     MARKS,
@@ -254,6 +256,11 @@ class UltimateTicTacToe(BigBoardGame[State]):
         )  # fmt: skip
         return _WINNER_RETURNS[w + 1]
 
+    def row_kernels(self) -> Rows | None:
+        """The states as int64 rows and the compiled row functions (``RowKernels``; the compiled
+        MCTS tree's), or None without numba."""
+        return _rows()
+
     def playouts(
         self, states: Sequence[State], ks: npt.NDArray[np.uint64]
     ) -> npt.NDArray[np.float64]:
@@ -423,6 +430,49 @@ def _status_line(state: State) -> str:
         return f"{who} to move in board {t}: type 'board cell', e.g. '{example}'."
     boards = ", ".join(map(str, LAYOUT.open_boards(state)))
     return f"{who} to move, free move in any open board ({boards}): type 'board cell'."
+
+
+def row_of(state: State) -> npt.NDArray[np.int64]:
+    """``state`` as a row of ``kernels/ultimate.py`` (``ROW_WIDTH`` int64s: X's nine small-board
+    masks, O's nine, the won X, won O and closed masks, the target and the player to move)."""
+    import numpy as np
+
+    x, o, boards = state.x, state.o, state.boards
+    return np.array(
+        [x >> 9 * b & FULL for b in range(9)]
+        + [o >> 9 * b & FULL for b in range(9)]
+        + [boards & FULL, boards >> 9 & FULL, boards >> 18, state.target, state.to_move],
+        np.int64,
+    )
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of``'s inverse)."""
+    r = row.tolist()  # plain ints, in one call
+    x = o = 0
+    for b in range(9):
+        x |= r[b] << 9 * b
+        o |= r[9 + b] << 9 * b
+    return _state(x, o, r[18] | r[19] << 9 | r[20] << 18, r[21], r[22])
+
+
+@memo(size=None, why="no argument: the row kernels, once per process")
+def _rows() -> Rows | None:
+    kernel = compiled.kernels("ultimate")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.ROW_WIDTH,
+        max_moves=81,
+        row_of=row_of,
+        state_of=state_of,
+        legal=kernel.row_legal,
+        step=kernel.row_step,
+        player=kernel.row_player,
+        reward0=kernel.row_reward0,
+        playout0=kernel.row_playout0,
+        ending=kernel.row_ending,
+    )
 
 
 _EMPTY = make_state(0, 0, 0, 0, 0, -1, 0)

@@ -98,3 +98,113 @@ def playouts(rows: npt.NDArray[np.int64], ks: npt.NDArray[np.int64]) -> npt.NDAr
         else:
             out[i] = winner(r[0], r[1], r[2], r[3], r[4], r[5], r[6], seed(ks[i]))
     return out
+
+
+# -- a state as one int64 row (the ``Rows`` hook: the compiled MCTS tree) --------------------------
+
+ROW_WIDTH = 23
+"""A row: X's nine small-board masks, O's nine, the boards X won, O won, the closed boards, the
+target (``GAME_OVER`` -2 once over, -1 for a free move) and the player to move."""
+WON_X, WON_O, CLOSED, TARGET, TO_MOVE = 18, 19, 20, 21, 22
+_OVER = -2
+_FULL = 511
+
+
+@jit
+def row_legal(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The legal moves of ``row`` in increasing order into ``out``; their count (0 once over)."""
+    t = row[TARGET]
+    if t == _OVER:
+        return 0
+    k = 0
+    closed = row[CLOSED]
+    for b in range(9):
+        if (t >= 0 and b != t) or closed >> b & 1:
+            continue
+        occ = row[b] | row[9 + b]
+        for c in range(9):
+            if not occ >> c & 1:
+                out[k] = 9 * b + c
+                k += 1
+    return k
+
+
+@jit
+def row_step(row: npt.NDArray[np.int64], move: int, out: npt.NDArray[np.int64]) -> None:
+    """The row after the legal ``move`` into ``out`` (``UltimateTicTacToe.step``)."""
+    out[:] = row
+    b, c, p = move // 9, move % 9, row[TO_MOVE]
+    mine = out[9 * p + b] | 1 << c
+    out[9 * p + b] = mine
+    over = False
+    if _WINS[mine]:
+        out[CLOSED] |= 1 << b
+        won = out[WON_X + p] | 1 << b
+        out[WON_X + p] = won
+        over = _WINS[won] or out[CLOSED] == _FULL
+    elif out[b] | out[9 + b] == _FULL:
+        out[CLOSED] |= 1 << b
+        over = out[CLOSED] == _FULL
+    out[TO_MOVE] = 1 - p
+    out[TARGET] = _OVER if over else -1 if out[CLOSED] >> c & 1 else c
+
+
+@jit
+def row_player(row: npt.NDArray[np.int64]) -> int:
+    """The player to move, -1 once the game is over."""
+    return -1 if row[TARGET] == _OVER else int(row[TO_MOVE])
+
+
+@jit
+def row_reward0(row: npt.NDArray[np.int64]) -> float:
+    """X's reward in [0, 1] of a finished row: 1 won, 0 lost, 0.5 drawn."""
+    return 1.0 if _WINS[row[WON_X]] else 0.0 if _WINS[row[WON_O]] else 0.5
+
+
+@jit
+def row_playout0(row: npt.NDArray[np.int64], k: int) -> float:
+    """X's reward of ``playout``'s random game from ``row`` with key ``k`` (``as_int64``)."""
+    if row[TARGET] == _OVER:
+        return row_reward0(row)
+    x_low, x_high, o_low, o_high = 0, 0, 0, 0
+    for b in range(LOW_BOARDS):
+        x_low |= row[b] << 9 * b
+        o_low |= row[9 + b] << 9 * b
+    for b in range(LOW_BOARDS, 9):
+        x_high |= row[b] << 9 * (b - LOW_BOARDS)
+        o_high |= row[9 + b] << 9 * (b - LOW_BOARDS)
+    boards = row[WON_X] | row[WON_O] << 9 | row[CLOSED] << 18
+    w = winner(x_low, x_high, o_low, o_high, boards, row[TARGET], row[TO_MOVE], seed(k))
+    return 1.0 if w == 0 else 0.0 if w == 1 else 0.5
+
+
+@jit
+def row_ending(row: npt.NDArray[np.int64], out: npt.NDArray[np.int64]) -> int:
+    """The legal moves after which the game is over, in increasing order, into ``out``; their
+    count (``UltimateTicTacToe.ending_moves``: only a board whose closing gives the mover a line
+    or closes the last open board is looked at)."""
+    t = row[TARGET]
+    if t == _OVER:
+        return 0
+    p = row[TO_MOVE]
+    closed = row[CLOSED]
+    won = row[WON_X + p]
+    k = 0
+    for b in range(9):
+        bit = 1 << b
+        if (t >= 0 and b != t) or closed & bit:
+            continue
+        line = _WINS[won | bit]
+        last = closed | bit == _FULL
+        if not (line or last):
+            continue
+        mine = row[9 * p + b]
+        occ = row[b] | row[9 + b]
+        for c in range(9):
+            cell = 1 << c
+            if occ & cell:
+                continue
+            if _WINS[mine | cell] or (last and occ | cell == _FULL):
+                out[k] = 9 * b + c
+                k += 1
+    return k

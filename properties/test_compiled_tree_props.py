@@ -1,0 +1,159 @@
+"""The compiled MCTS tree builds the Python tree's trees (issue 24).
+
+For every registered game case with row kernels (``rows_of(game)`` not None; skipped otherwise,
+and without numba): from random reachable positions and keys, ``search_many`` with the compiled
+tree and with the Python tree (``compiled_tree=False``) give the same tree node for node (move,
+mover, player, visits, the summed rewards to the bit, proven values, lower bounds, untried moves
+in order, children in order, states) and so the same move; and again after a reply, reusing
+each one's own tree (``act`` twice); with simulations or seconds (a clock that ticks once a
+read). Both run the default options with a small budget and each
+playout the compiled tree plays on the game (``random``, and the decisive ones where the game has
+a decisive row kernel).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from purestate.agents.mcts import MCTS, Node, Tree, best_child, search_many
+from purestate.agents.mcts_compiled import route
+from purestate.agents.timing import with_clock
+from purestate.core import keys as K
+from purestate.core.game import Game
+from purestate.core.hooks import Rows, rows_of
+from purestate.games.ultimate import UltimateTicTacToe
+
+from .strategies import keys, states
+
+PLAYOUTS: tuple[Any, ...] = ("auto", "random", "decisive", "antidecisive")
+# each example runs four searches on each side
+PER_CASE = settings(max_examples=max(1, settings().max_examples // 15))
+
+
+def flat(root: Node) -> list[tuple[Any, ...]]:
+    """Every node of the tree, depth first in children's order, with what it holds."""
+    out = []
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        out.append((x.move, x.mover, x.player, x.n, x.w, x.proven, x.lower, tuple(x.untried),
+                    len(x.children), x.state))  # fmt: skip
+        stack.extend(reversed(x.children))
+    return out
+
+
+def searched(
+    agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any, key: K.Key, compiled: bool
+) -> Tree:
+    return search_many(agent, game, [tree], [state], [key], compiled_tree=compiled)[0]
+
+
+@PER_CASE
+@given(data=st.data())
+def test_the_compiled_tree_is_the_python_tree(
+    registered_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    game = registered_game
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return
+    key = data.draw(keys(), label="key")
+    # a seconds budget on a clock that ticks once per read: the same reads, the same trees (the
+    # clock is read every 16 simulations on both sides)
+    sims, ticks = data.draw(
+        st.sampled_from([(1, 0), (2, 0), (17, 0), (200, 0), (0, 3), (40, 5)]), label="budget"
+    )
+    # the playouts the compiled tree plays on this game: random always (playout0), the decisive
+    # ones where the game has a decisive row kernel
+    playouts = [p for p in PLAYOUTS if route(MCTS(playout=p), game, False) is not None]
+    assert "random" in playouts
+    playout = data.draw(st.sampled_from(playouts), label="playout")
+    trees = {}
+    for compiled in (True, False):
+        agent = MCTS(simulations=sims, seconds=ticks, playout=playout)
+        if ticks:
+            agent = with_clock(agent, itertools.count().__next__)
+        first = searched(agent, game, Tree(), state, key, compiled)
+        assert first.root is not None
+        move = best_child(first.root).move
+        after = game.step(state, move)
+        if game.is_over(after):
+            trees[compiled] = (first.simulations, flat(first.root), None)
+            continue
+        # the opponent's reply, then a search reusing the tree
+        reply = game.legal(after)[K.below(K.fold_in(key, 1), len(game.legal(after)))]
+        nxt = game.step(after, reply)
+        second = None
+        arrays = first._arrays
+        kept = (
+            None
+            if arrays is None
+            else [x.copy() for x in (arrays.ints, arrays.floats, arrays.rows)]
+        )
+        before = flat(first.root)
+        if not game.is_over(nxt):
+            tree = searched(agent, game, first, nxt, K.fold_in(key, 2), compiled)
+            assert tree.root is not None
+            second = (tree.simulations, flat(tree.root))
+        assert flat(first.root) == before  # the reused table is left as it was: act is pure
+        if kept is not None:
+            now = (arrays.ints, arrays.floats, arrays.rows)
+            assert all(np.array_equal(a, b) for a, b in zip(kept, now, strict=True))
+        trees[compiled] = (first.simulations, before, second)
+    assert trees[True] == trees[False]
+
+
+def test_a_whole_selfplay_game_is_the_same_on_both_trees(registered_game: Game[Any, Any]) -> None:
+    # both players share one tree, reused from the position after the last move (the next
+    # position is one level down), to the end of the game: every tree node for node
+    game = registered_game
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    agent = MCTS(simulations=1000)  # enough to meet a game-ending draw beside other moves
+    state = game.initial()
+    trees = {True: Tree(), False: Tree()}
+    ply = 0
+    while not game.is_over(state):
+        key = K.fold_in(K.key(0), ply)
+        for compiled in (True, False):
+            trees[compiled] = searched(agent, game, trees[compiled], state, key, compiled)
+        roots = [trees[c].root for c in (True, False)]
+        assert roots[0] is not None and roots[1] is not None
+        assert flat(roots[0]) == flat(roots[1]), ply
+        state = game.step(state, best_child(roots[0]).move)
+        ply += 1
+
+
+class _UltimateWithoutEndingKernel(UltimateTicTacToe):
+    """Ultimate tic-tac-toe whose row kernels leave ``ending`` out: the compiled tree then steps
+    every move of a new node, as for a game without the kernel."""
+
+    def rows(self) -> Rows | None:
+        found = super().rows()
+        return None if found is None else attrs.evolve(found, ending=None)
+
+
+@settings(max_examples=max(1, settings().max_examples // 15))
+@given(data=st.data())
+def test_without_an_ending_kernel_the_tree_steps_every_move(data: st.DataObject) -> None:
+    game = _UltimateWithoutEndingKernel()
+    if rows_of(game) is None:
+        pytest.skip("no numba: no compiled side")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return
+    key = data.draw(keys(), label="key")
+    agent = MCTS(simulations=data.draw(st.sampled_from([1, 30, 300]), label="simulations"))
+    compiled = searched(agent, game, Tree(), state, key, True)
+    python = searched(agent, game, Tree(), state, key, False)
+    assert compiled.root is not None and python.root is not None
+    assert flat(compiled.root) == flat(python.root)

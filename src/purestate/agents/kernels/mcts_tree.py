@@ -1,0 +1,369 @@
+"""The MCTS tree compiled: ``agents.mcts``'s UCB1 search with the solver and decisive expansion,
+on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions below are
+templates, compiled once per game with its functions bound to their global names
+(``core.compiled.jit_bound``, so numba's on-disk cache keeps each game's tree).
+
+The same search as the Python tree operation for operation, so the same key gives the same tree
+(``properties/test_compiled_tree_props.py`` compares them node for node):
+
+* a node is a row of ``ints`` (``N`` visits, ``MOVER``, ``PLAYER``, ``MOVE`` into it, its
+  children as a list in the order they were made: ``FIRST``, ``NEXT`` sibling, ``LAST``; its
+  untried moves ``arena[USTART : USTART + UCOUNT]``, popped from the end) and of ``floats``
+  (``W``, ``PROVEN`` -1 for none, ``LOWER``), its state a row of ``rows``;
+* a new node's moves are shuffled on the counter stream of the shuffle key (Fisher-Yates from
+  the end, ``int(draw(s, j) * (i + 1))``, ``j`` counting the search's shuffle draws) and the
+  moves that end the game (the game's ``ending`` kernel's, else every move stepped) become proven
+  children at once;
+* UCB1 scores ``w / n + lg / sqrt(n)`` with ``lg = c * sqrt(log(N))``, the first best kept; the
+  backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
+
+``tree(...)`` is ``run`` compiled for one game's functions. It returns between simulations, its
+position kept in ``counters``: when the simulation budget (or the chunk a timed search asks for)
+is spent, when the root is proven, or when the arrays are nearly full (``ROOM``: the caller
+grows them and calls again).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from purestate.core.compiled import jit, jit_bound
+from purestate.core.memo import memo
+from purestate.games.kernels.stream import draw
+
+# columns of ``ints``
+N, MOVER, PLAYER, MOVE, FIRST, NEXT, LAST, USTART, UCOUNT = range(9)
+INT_COLUMNS = 9
+# columns of ``floats``
+W, PROVEN, LOWER = range(3)
+FLOAT_COLUMNS = 3
+# entries of ``counters``: nodes and arena entries used, shuffle draws made, simulations run,
+# whether the search's first call has set the root up
+SIZE, USED, DRAWS, SIMS, BEGUN = range(5)
+COUNTERS = 5
+
+DONE = 0
+"""``run`` stopped: the budget or chunk is spent, or the root is proven."""
+ROOM = 1
+"""``run`` stopped before a simulation that might not fit the arrays: grow them, call again."""
+
+RANDOM, DECISIVE, ANTIDECISIVE = range(3)
+"""The playout: the game's ``playout0``, or its ``decisive0`` without or with ``anti``."""
+
+NONE = -1
+
+# The game's row functions (``core.hooks.Rows``) the templates below call: ``tree`` binds them
+# in compiled copies of ``_terminal``, ``expand`` and ``run``, one set per game.
+legal: Any = None
+step: Any = None
+player_of: Any = None
+reward0: Any = None
+playout0: Any = None
+decisive0: Any = None
+ending: Any = None
+
+
+@memo(size=None, why="one compiled tree per game's row functions: a handful per process")
+def tree(
+    legal: Any, step: Any, player_of: Any, reward0: Any, playout0: Any, decisive0: Any, ending: Any
+) -> Any:
+    """``run`` compiled for one game's row functions (``decisive0`` ``no_decisive`` and
+    ``ending`` ``legal`` where the game has none), from numba's on-disk cache after the first
+    time (``core.compiled.jit_bound``)."""
+    fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0,
+           "playout0": playout0, "decisive0": decisive0, "ending": ending}  # fmt: skip
+    terminal = jit_bound(_terminal, {"reward0": reward0})
+    grow = jit_bound(expand, {**fns, "_terminal": terminal})
+    return jit_bound(run, {**fns, "_terminal": terminal, "expand": grow})
+
+
+@jit
+def no_decisive(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
+    """The ``decisive0`` argument of a game without a decisive kernel (never called)."""
+    return 0.0
+
+
+@jit
+def _new_node(
+    ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int, move: int, mover: int
+) -> None:
+    ints[v, N] = 0
+    ints[v, MOVER] = mover
+    ints[v, PLAYER] = NONE
+    ints[v, MOVE] = move
+    ints[v, FIRST] = NONE
+    ints[v, NEXT] = NONE
+    ints[v, LAST] = NONE
+    ints[v, USTART] = 0
+    ints[v, UCOUNT] = 0
+    floats[v, W] = 0.0
+    floats[v, PROVEN] = -1.0
+    floats[v, LOWER] = -1.0
+
+
+@jit
+def _append_child(ints: npt.NDArray[np.int64], v: int, ch: int) -> None:
+    if ints[v, FIRST] == NONE:
+        ints[v, FIRST] = ch
+    else:
+        ints[ints[v, LAST], NEXT] = ch
+    ints[v, LAST] = ch
+
+
+@jit
+def prove(ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int) -> bool:
+    """``mcts._prove``: mark ``v`` proven if its children decide it; whether it is proven."""
+    best = -1.0
+    complete = ints[v, UCOUNT] == 0 and ints[v, FIRST] != NONE
+    ch = ints[v, FIRST]
+    while ch != NONE:
+        pv = floats[ch, PROVEN]
+        if pv < 0.0:
+            complete = False
+        elif pv > best:
+            best = pv
+            if best >= 1.0:
+                break
+        ch = ints[ch, NEXT]
+    floats[v, LOWER] = best
+    if best >= 1.0 or (complete and best >= 0.0):
+        mover = ints[v, MOVER]
+        floats[v, PROVEN] = best if mover == ints[v, PLAYER] or mover == NONE else 1.0 - best
+        return True
+    return False
+
+
+def _terminal(rows: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int, p: int) -> None:
+    # a finished game's value for the player ``p`` who moved into it: 1 - reward0 for player 1,
+    # which is unit_reward(returns[1]) for returns whose halves are exact (wins, draws, integer
+    # margins: the differential property checks every game with rows)
+    r0 = reward0(rows[v])
+    floats[v, PROVEN] = r0 if p == 0 else 1.0 - r0
+
+
+def expand(
+    has_ending: bool, rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64],
+    floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64], s_shuffle: np.uint64, moves: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64], v: int,
+) -> None:  # fmt: skip
+    """``expand_moves`` of the Python tree (decisive on): shuffle ``v``'s moves, make the moves
+    that end the game proven children, keep the others untried; prove ``v`` if it can."""
+    count = legal(rows[v], moves)
+    j = counters[DRAWS]
+    for i in range(count - 1, 0, -1):
+        r = int(draw(s_shuffle, j) * (i + 1))
+        j += 1
+        moves[i], moves[r] = moves[r], moves[i]
+    counters[DRAWS] = j
+    used = counters[USED]
+    ints[v, USTART] = used
+    n_ends = ending(rows[v], ends) if has_ending else count
+    if n_ends == 0:  # no move ends the game: all untried, nothing stepped
+        arena[used : used + count] = moves[:count]
+        ints[v, UCOUNT] = count
+        counters[USED] = used + count
+        return
+    p = ints[v, PLAYER]
+    size = counters[SIZE]
+    for i in range(count):
+        m = moves[i]
+        if has_ending:
+            found = False
+            for e in range(n_ends):
+                if ends[e] == m:
+                    found = True
+                    break
+            if not found:
+                arena[used] = m
+                used += 1
+                continue
+        step(rows[v], m, rows[size])
+        if player_of(rows[size]) < 0:
+            _new_node(ints, floats, size, m, p)
+            _terminal(rows, floats, size, p)
+            _append_child(ints, v, size)
+            size += 1
+        else:
+            arena[used] = m
+            used += 1
+    ints[v, UCOUNT] = used - ints[v, USTART]
+    counters[USED] = used
+    counters[SIZE] = size
+    if ints[v, FIRST] != NONE:
+        prove(ints, floats, v)
+
+
+def run(
+    has_ending: bool, mode: int, max_moves: int, rows: npt.NDArray[np.int64],
+    ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
+    counters: npt.NDArray[np.int64], sim_keys: npt.NDArray[np.int64], key_base: int, stop: int,
+    c: float, s_shuffle: np.uint64, path: npt.NDArray[np.int64],
+) -> int:  # fmt: skip
+    """Simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, or the arrays
+    may not hold the next one (``DONE`` or ``ROOM``). The search's first call expands an
+    unexpanded root and proves the root if its children decide it, as the Python tree does before
+    its loop. ``sim_keys[i - key_base]`` is simulation ``i``'s playout key."""
+    moves = np.empty(max_moves, np.int64)
+    ends = np.empty(max_moves, np.int64)
+    if not counters[BEGUN]:
+        if ints[0, PLAYER] >= 0 and ints[0, UCOUNT] == 0 and ints[0, FIRST] == NONE:
+            if counters[SIZE] + max_moves > len(ints) or counters[USED] + max_moves > len(arena):
+                return ROOM
+            expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves, ends, 0)
+        if floats[0, PROVEN] < 0.0:
+            prove(ints, floats, 0)
+        counters[BEGUN] = 1
+    while True:
+        sims = counters[SIMS]
+        if floats[0, PROVEN] >= 0.0 or sims == stop:
+            return DONE
+        if counters[SIZE] + 1 + max_moves > len(ints) or counters[USED] + max_moves > len(arena):
+            return ROOM
+        v = 0
+        depth = 0
+        path[0] = 0
+        # selection, and expansion of one new node
+        while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
+            if ints[v, UCOUNT] > 0:
+                left = ints[v, UCOUNT] - 1
+                ints[v, UCOUNT] = left
+                m = arena[ints[v, USTART] + left]
+                ch = counters[SIZE]
+                counters[SIZE] = ch + 1
+                step(rows[v], m, rows[ch])
+                p = ints[v, PLAYER]
+                _new_node(ints, floats, ch, m, p)
+                _append_child(ints, v, ch)
+                depth += 1
+                path[depth] = ch
+                v = ch
+                q = player_of(rows[ch])
+                if q < 0:
+                    _terminal(rows, floats, ch, p)
+                else:
+                    ints[ch, PLAYER] = q
+                    expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
+                           ends, ch)  # fmt: skip
+                break
+            nv = ints[v, N]
+            lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+            best = NONE
+            best_score = -1.0
+            ch = ints[v, FIRST]
+            while ch != NONE:
+                if floats[ch, PROVEN] < 0.0:
+                    n = ints[ch, N]
+                    score = floats[ch, W] / n + lg / math.sqrt(n)
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+                ch = ints[ch, NEXT]
+            v = best
+            depth += 1
+            path[depth] = v
+        # the proven value, or a playout's: player 0's reward
+        pv = floats[v, PROVEN]
+        if pv >= 0.0:
+            r0 = pv if ints[v, MOVER] == 0 else 1.0 - pv
+        elif mode == RANDOM:
+            r0 = playout0(rows[v], sim_keys[sims - key_base])
+        else:
+            r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
+        # backup, each node for its mover, raised to a node's proven lower bound
+        for i in range(depth, -1, -1):
+            u = path[i]
+            low = floats[u, LOWER]
+            if low >= 0.0:
+                if ints[u, PLAYER] == 0:
+                    if r0 < low:
+                        r0 = low
+                elif 1.0 - r0 < low:
+                    r0 = 1.0 - low
+            ints[u, N] += 1
+            floats[u, W] += r0 if ints[u, MOVER] == 0 else 1.0 - r0
+        if pv >= 0.0:
+            for i in range(depth - 1, -1, -1):
+                if not prove(ints, floats, path[i]):
+                    break
+        counters[SIMS] = sims + 1
+
+
+@jit
+def find(
+    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], size: int,
+    target: npt.NDArray[np.int64], depth: int,
+) -> int:  # fmt: skip
+    """``mcts.find_subtree`` in arrays: the first node, level by level from the root (node 0)
+    over ``depth`` levels and in children's order, whose row is ``target``; -1 if none."""
+    queue = np.empty(size, np.int64)
+    queue[0] = 0
+    start, end = 0, 1
+    width = len(target)
+    for _ in range(depth):
+        if start == end:
+            return NONE
+        level_end = end
+        for i in range(start, level_end):
+            v = queue[i]
+            same = True
+            for k in range(width):
+                if rows[v, k] != target[k]:
+                    same = False
+                    break
+            if same:
+                return int(v)
+            ch = ints[v, FIRST]
+            while ch != NONE:
+                queue[end] = ch
+                end += 1
+                ch = ints[ch, NEXT]
+        start = level_end
+    return NONE
+
+
+@jit
+def extract(
+    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64],
+    arena: npt.NDArray[np.int64], size: int, top: int, out_rows: npt.NDArray[np.int64],
+    out_ints: npt.NDArray[np.int64], out_floats: npt.NDArray[np.float64],
+    out_arena: npt.NDArray[np.int64], out_counters: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    """Copy the subtree of node ``top`` into the ``out_`` arrays, ``top`` as node 0 and the rest
+    in breadth-first order (the copy ``Node.copy`` makes, in arrays); sets ``SIZE`` and
+    ``USED``."""
+    new = np.full(size, NONE, np.int64)
+    queue = np.empty(size, np.int64)
+    queue[0] = top
+    new[top] = 0
+    end = 1
+    i = 0
+    while i < end:
+        ch = ints[queue[i], FIRST]
+        while ch != NONE:
+            new[ch] = end
+            queue[end] = ch
+            end += 1
+            ch = ints[ch, NEXT]
+        i += 1
+    used = 0
+    for j in range(end):
+        v = queue[j]
+        out_rows[j] = rows[v]
+        out_floats[j] = floats[v]
+        for col in range(INT_COLUMNS):
+            out_ints[j, col] = ints[v, col]
+        for col in (FIRST, NEXT, LAST):
+            if ints[v, col] != NONE:
+                out_ints[j, col] = new[ints[v, col]]
+        start, count = ints[v, USTART], ints[v, UCOUNT]
+        out_arena[used : used + count] = arena[start : start + count]
+        out_ints[j, USTART] = used
+        used += count
+    out_ints[0, NEXT] = NONE  # the root's siblings stay behind
+    out_counters[SIZE] = end
+    out_counters[USED] = used
