@@ -238,7 +238,7 @@ def test_a_state_off_this_board_is_refused_by_check_render_and_encode(
 def test_row_kernels_on_the_boards_the_kernels_fit(rows: int, cols: int) -> None:
     from purestate.core import compiled
     from purestate.core.hooks import rows_of
-    from purestate.games.dots_and_boxes import _sides
+    from purestate.games.dots_and_boxes import kernel_sides
 
     kernel = compiled.kernels("dots_and_boxes")
     found = rows_of(DotsAndBoxes(rows, cols))
@@ -248,7 +248,7 @@ def test_row_kernels_on_the_boards_the_kernels_fit(rows: int, cols: int) -> None
     assert found is not None and found is rows_of(DotsAndBoxes(rows, cols))
     assert found.max_moves == DotsAndBoxes(rows, cols).num_lines
     # the playout's table, worked out in the kernel, is the rules' table
-    assert (kernel.sides_of(rows, cols) == _sides(rows, cols)).all()
+    assert (kernel.sides_of(rows, cols) == kernel_sides(rows, cols)).all()
 
 
 def test_no_row_kernels_beyond_63_lines() -> None:

@@ -49,6 +49,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "`menace boxes` draws a box from tic-tac-toe's position text (MENACE's own boards); "
         "every other game lists its beads"
     ),
+    ("cli/__init__.py", "COMMANDS: dict[str, str] = {"): (
+        "the commands and the modules that define them; `tron` is a command (Tron's runner), "
+        "not a table every game joins"
+    ),
     ("io/pictures.py", "if isinstance(game, Tron):"): (
         "a Tron match's file picture is the shell's matplotlib drawing (io/tron.py: crash marks, "
         "a key naming the bots), which `tron run` writes too"

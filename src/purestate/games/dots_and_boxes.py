@@ -293,7 +293,7 @@ _KERNEL_LINES = 63  # the compiled kernel's boards: lines in one int64
 
 
 @memo(size=32, why="one entry per board size in use, like ``board``")
-def _sides(rows: int, cols: int) -> np.ndarray:
+def kernel_sides(rows: int, cols: int) -> np.ndarray:
     """The compiled kernel's table of a board size (read-only): row ``i`` is (box bit, box mask,
     box bit, box mask) of the one or two boxes line ``i`` borders, zeros for a missing second."""
     import numpy as np
@@ -561,7 +561,7 @@ class DotsAndBoxes:
             if kernel is not None:
                 d = kernel.playout(
                     state.lines, state.own0, state.own1, state.to_move,
-                    _sides(self.rows, self.cols), self._num_lines, compiled.as_int64(key),
+                    kernel_sides(self.rows, self.cols), self._num_lines, compiled.as_int64(key),
                 )  # fmt: skip
                 return self._margin_returns(d)
         return self.python_playout(state, key)
@@ -609,7 +609,7 @@ class DotsAndBoxes:
         if len(states) == 1:
             fields = np.repeat(fields, n, axis=0)
         signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
-        d = kernel.playouts(fields, signed, _sides(self.rows, self.cols), self._num_lines)
+        d = kernel.playouts(fields, signed, kernel_sides(self.rows, self.cols), self._num_lines)
         if not self.margin:
             d = np.sign(d)
         return np.stack([d, -d], axis=1).astype(np.float64)

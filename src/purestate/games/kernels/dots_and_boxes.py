@@ -115,9 +115,9 @@ def _borders(m: int, rows: int, cols: int) -> tuple[int, int, int, int, bool, bo
 
 @jit
 def sides_of(rows: int, cols: int) -> npt.NDArray[np.int64]:
-    """The ``sides`` table ``margin`` takes (``dots_and_boxes._sides``): row ``i`` is (box bit,
-    box mask, box bit, box mask) of the one or two boxes line ``i`` borders, the lower box
-    first, zeros for a missing second."""
+    """The ``sides`` table ``margin`` takes (``dots_and_boxes.kernel_sides``): row ``i`` is
+    (box bit, box mask, box bit, box mask) of the one or two boxes line ``i`` borders, the lower
+    box first, zeros for a missing second."""
     n = _num_lines(rows, cols)
     table = np.zeros((n, 4), np.int64)
     for i in range(n):
