@@ -97,6 +97,7 @@ def alphazero(args: argparse.Namespace, game: Any, solution: Any) -> None:
         last = done >= args.games or spent >= args.seconds
         if last and args.save:
             save_table(Path(args.save), game, agent, table, 0, done)
+            print(f"{done} games, {spent:.0f} CPU s: saved to {args.save}", flush=True)
         games = args.final if last else args.judge
         if games:
             judged(game, agent, table, solution, range(games), f"{done} games, {spent:.0f} CPU s")
