@@ -24,7 +24,8 @@
   ``visit_distribution`` and ``choose_move`` read the root.
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
-  round for all their leaves, each tree the same as searched alone.
+  round for all their leaves, each tree the same as searched alone. The compiled tree
+  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaf in its arrays.
 - **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
   ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
   key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
@@ -491,10 +492,10 @@ def search_many(
         search_keys: One key per search.
         evaluator: The batched evaluator (None: the agent's own; with neither, leaves are played
             out and nothing is batched).
-        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: the
-            default UCB1 search on a game with row kernels, numba installed); False runs the
-            Python tree, the reference the compiled one is compared with. The same trees either
-            way.
+        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: UCB1
+            or PUCT with the solver, with an evaluator or a playout the game has a row kernel
+            for, on a game with row kernels, numba installed); False runs the Python tree, the
+            reference the compiled one is compared with. The same trees either way.
 
     Returns:
         The new trees, in order (the trees passed in are not changed).

@@ -1,17 +1,19 @@
 """The compiled MCTS tree behind ``mcts.search_many``: when it runs, and the ``Node`` tree in and
 out of its arrays.
 
-``agents/kernels/mcts_tree.py`` runs the Python tree's UCB1 search (solver, decisive expansion,
-random or decisive playouts, the shuffle on the counter stream) over arrays, on a game's row
-kernels (``core.hooks.Rows``). ``route`` says whether a search may run there: UCB1 without an
-evaluator, without progressive bias or heavy playouts, ``draws=counter``, the solver and decisive
-moves on, a playout the game has a row kernel for, and numba importable. ``search`` converts the
-(reused, private) root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a
-clock is read, growing the arrays when they fill) and hands the tree back as ``Node`` objects,
-the reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
+``agents/kernels/mcts_tree.py`` runs the Python tree's search over arrays, on a game's row
+kernels (``core.hooks.Rows``): UCB1 (decisive expansion, the shuffle on the counter stream) or
+PUCT (every child at once, priors, first-play urgency, root noise), the solver on, leaves valued
+by random or decisive playouts or by an injected evaluator. ``route`` says whether a search may
+run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws=counter``
+(except PUCT with an evaluator, which draws nothing it changes), an evaluator or a playout the
+game has a row kernel for, and numba importable. ``search`` converts the (reused, private)
+root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a clock is read,
+growing the arrays when they fill, stopping at each leaf the evaluator must value: ``search`` is
+a generator as the Python tree's loop is) and hands the tree back as ``Node`` objects, the
+reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
 reader of a ``Tree`` knows. The same key gives the same tree as the Python tree, node for node
-(``properties/test_compiled_tree_props.py``).
-"""
+(``properties/test_compiled_tree_props.py``)."""
 
 from __future__ import annotations
 
@@ -296,26 +298,28 @@ class _Arrays:
 
 
 class _Subtree:
-    """A finished search's arrays as lists, from which ``RowNode``s read their children and
-    untried moves when first asked (``mcts.Subtree``). Plain values only, so a tree pickles."""
+    """A finished search's arrays, from which ``RowNode``s read their children and untried moves
+    when first asked (``mcts.Subtree``), a node's row made plain values as it is read: a search
+    whose caller reads a few nodes (alphazero's self-play reads the root's children) pays for
+    those only. Arrays and plain values only, so a tree pickles."""
 
     def __init__(self, arrays: _Arrays, nodes: list[Node], rows: Rows) -> None:
         kt = _kernel()
         size = int(arrays.counters[kt.SIZE])
-        self.ints = arrays.ints[:size].tolist()
-        self.floats = arrays.floats[:size].tolist()
-        self.arena = arrays.arena[: int(arrays.counters[kt.USED])].tolist()
+        self.ints = arrays.ints[:size]
+        self.floats = arrays.floats[:size]
+        self.arena = arrays.arena[: int(arrays.counters[kt.USED])]
         self.table = arrays.rows
         self.nodes = nodes
         self.state_of = rows.state_of
         self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.PRIOR, kt.FIRST, kt.NEXT, kt.MOVE,
                         kt.MOVER, kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
 
-    def fill(self, node: Node, v: int) -> None:
-        """Node ``v``'s statistics into ``node``."""
+    def fill(self, node: Node, v: int, r: list[int] | None = None) -> None:
+        """Node ``v``'s statistics into ``node`` (``r``: its ints as a list, if made already)."""
         n, w, proven, lower, prior = self.columns[:5]
-        f = self.floats[v]
-        node.n = self.ints[v][n]
+        f = self.floats[v].tolist()
+        node.n = (self.ints[v].tolist() if r is None else r)[n]
         node.w = f[w]
         node.proven = None if f[proven] < 0.0 else f[proven]
         node.lower = f[lower]
@@ -327,23 +331,23 @@ class _Subtree:
         first, nxt, move, mover, player = self.columns[5:10]
         known = len(self.nodes)
         out: list[Node] = []
-        ch = ints[v][first]
+        ch = int(ints[v, first])
         while ch >= 0:
+            r = ints[ch].tolist()
             if ch < known:
                 out.append(self.nodes[ch])
             else:
-                r = ints[ch]
                 node = RowNode(
                     self.table[ch], self.state_of, r[move], r[mover], r[player], self, ch
                 )
-                self.fill(node, ch)
+                self.fill(node, ch, r)
                 out.append(node)
-            ch = ints[ch][nxt]
+            ch = r[nxt]
         return out
 
     def untried(self, v: int) -> list[Any]:
         """Node ``v``'s untried moves, in order."""
         start, count = self.columns[10:]
-        r = self.ints[v]
-        moves: list[Any] = self.arena[r[start] : r[start] + r[count]]
+        r = self.ints[v].tolist()
+        moves: list[Any] = self.arena[r[start] : r[start] + r[count]].tolist()
         return moves

@@ -1,6 +1,6 @@
-"""The MCTS tree compiled: ``agents.mcts``'s UCB1 search with the solver and decisive expansion,
-on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions below are
-templates, compiled once per game with its functions bound to their global names
+"""The MCTS tree compiled: ``agents.mcts``'s search with the solver, UCB1 with decisive expansion
+or PUCT, on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions
+below are templates, compiled once per game with its functions bound to their global names
 (``core.compiled.jit_bound``, so numba's on-disk cache keeps each game's tree).
 
 The same search as the Python tree operation for operation, so the same key gives the same tree
@@ -9,19 +9,24 @@ The same search as the Python tree operation for operation, so the same key give
 * a node is a row of ``ints`` (``N`` visits, ``MOVER``, ``PLAYER``, ``MOVE`` into it, its
   children as a list in the order they were made: ``FIRST``, ``NEXT`` sibling, ``LAST``; its
   untried moves ``arena[USTART : USTART + UCOUNT]``, popped from the end) and of ``floats``
-  (``W``, ``PROVEN`` -1 for none, ``LOWER``), its state a row of ``rows``;
-* a new node's moves are shuffled on the counter stream of the shuffle key (Fisher-Yates from
-  the end, ``int(draw(s, j) * (i + 1))``, ``j`` counting the search's shuffle draws) and the
-  moves that end the game (the game's ``ending`` kernel's, else every move stepped) become proven
-  children at once;
-* UCB1 scores ``w / n + lg / sqrt(n)`` with ``lg = c * sqrt(log(N))``, the first best kept; the
-  backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
+  (``W``, ``PROVEN`` -1 for none, ``LOWER``, ``PRIOR``), its state a row of ``rows``;
+* UCB1: a new node's moves are shuffled on the counter stream of the shuffle key (Fisher-Yates
+  from the end, ``int(draw(s, j) * (i + 1))``, ``j`` counting the search's shuffle draws) and
+  the moves that end the game (the game's ``ending`` kernel's, else every move stepped) become
+  proven children at once; children are scored ``w / n + lg / sqrt(n)`` with ``lg = c *
+  sqrt(log(N))``, the first best kept;
+* PUCT: a leaf gets every child at once in ``legal``'s order, the game-ending ones proven;
+  children are scored ``Q + c_prior * P * sqrt(N) / (1 + n)``, an unvisited one worth ``q0``
+  (its parent's mean to the player choosing); the priors arrive with the leaf's evaluation
+  (uniform after a playout), the root's mixed with Dirichlet draws made in Python;
+* the backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
 
 ``tree(...)`` is ``run`` compiled for one game's functions. It returns between simulations, its
 position kept in ``counters``: when the simulation budget (or the chunk a timed search asks for)
-is spent, when the root is proven, or when the arrays are nearly full (``ROOM``: the caller
-grows them and calls again).
-"""
+is spent, when the root is proven, when the arrays are nearly full (``ROOM``: the caller grows
+them and calls again), or in the middle of one, at a leaf the evaluator must value
+(``EVALUATE``: the leaf and its depth in ``counters``, its path in ``path``; the next call
+finishes the simulation with the value and priors)."""
 
 from __future__ import annotations
 
