@@ -349,6 +349,7 @@ def run(
         path[0] = 0
         # selection, and expansion of one new node (UCB1) or of a leaf's children (PUCT)
         while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
+            q0, u, lg = 0.0, 0.0, 0.0
             if puct:
                 if ints[v, FIRST] == NONE:
                     expand_all(rows, ints, floats, counters, moves, v)
@@ -361,51 +362,41 @@ def run(
                 if (mover if mover >= 0 else 1) != ints[v, PLAYER]:
                     q0 = 1.0 - q0
                 u = c_prior * math.sqrt(nn)
-                best = NONE
-                best_score = -1.0
-                ch = ints[v, FIRST]
-                while ch != NONE:
-                    if floats[ch, PROVEN] < 0.0:
-                        n = ints[ch, N]
-                        score = (floats[ch, W] / n if n else q0) + u * floats[ch, PRIOR] / (1 + n)
-                        if score > best_score:
-                            best_score = score
-                            best = ch
-                    ch = ints[ch, NEXT]
-                v = best
-                depth += 1
-                path[depth] = v
-                continue
-            if ints[v, UCOUNT] > 0:
-                left = ints[v, UCOUNT] - 1
-                ints[v, UCOUNT] = left
-                m = arena[ints[v, USTART] + left]
-                ch = counters[SIZE]
-                counters[SIZE] = ch + 1
-                step(rows[v], m, rows[ch])
-                p = ints[v, PLAYER]
-                _new_node(ints, floats, ch, m, p)
-                _append_child(ints, v, ch)
-                depth += 1
-                path[depth] = ch
-                v = ch
-                q = player_of(rows[ch])
-                if q < 0:
-                    _terminal(rows, floats, ch, p)
-                else:
-                    ints[ch, PLAYER] = q
-                    expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
-                           ends, ch)  # fmt: skip
-                break
-            nv = ints[v, N]
-            lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+            else:
+                if ints[v, UCOUNT] > 0:
+                    left = ints[v, UCOUNT] - 1
+                    ints[v, UCOUNT] = left
+                    m = arena[ints[v, USTART] + left]
+                    ch = counters[SIZE]
+                    counters[SIZE] = ch + 1
+                    step(rows[v], m, rows[ch])
+                    p = ints[v, PLAYER]
+                    _new_node(ints, floats, ch, m, p)
+                    _append_child(ints, v, ch)
+                    depth += 1
+                    path[depth] = ch
+                    v = ch
+                    q = player_of(rows[ch])
+                    if q < 0:
+                        _terminal(rows, floats, ch, p)
+                    else:
+                        ints[ch, PLAYER] = q
+                        expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
+                               ends, ch)  # fmt: skip
+                    break
+                nv = ints[v, N]
+                lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+            # the first best unproven child: PUCT's score or UCB1's
             best = NONE
             best_score = -1.0
             ch = ints[v, FIRST]
             while ch != NONE:
                 if floats[ch, PROVEN] < 0.0:
                     n = ints[ch, N]
-                    score = floats[ch, W] / n + lg / math.sqrt(n)
+                    if puct:
+                        score = (floats[ch, W] / n if n else q0) + u * floats[ch, PRIOR] / (1 + n)
+                    else:
+                        score = floats[ch, W] / n + lg / math.sqrt(n)
                     if score > best_score:
                         best_score = score
                         best = ch
