@@ -14,17 +14,19 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   of 8 and of 64), training steps per second (minibatches of ``batch``, in a run of ``steps``
   steps, with each way of taking the conv net's gradients, ``gradients=autodiff`` and ``nhwc``,
   side by side in one process), and self-play moves per second at 100 simulations (32 games at
-  once); on another game with ``--throughput GAME`` (a fresh network: the speed does not depend
-  on the weights).
+  once) on the compiled tree and on the Python tree, side by side in one process; on another
+  game with ``--throughput GAME`` (a fresh network: the speed does not depend on the weights).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
 from typing import Any
+from unittest import mock
 
 # one core: XLA's CPU backend would otherwise use every core for its thread pool
 os.environ.setdefault(
@@ -36,6 +38,7 @@ import attrs
 import numpy as np
 
 import purestate
+from purestate.agents import mcts_compiled
 from purestate.agents.alphazero import AlphaZero, Net
 from purestate.agents.alphazero.agent import evaluations
 from purestate.agents.alphazero.training import Examples, train
@@ -89,12 +92,35 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
         rate = calls * size / (time.process_time() - t0)
         print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
     training(game, agent, table, found)
+    selfplay(game, agent, table)
+
+
+def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:
+    """Self-play moves/s at 100 simulations, 32 games at once, on the compiled tree and on the
+    Python tree (``search_many(compiled_tree=False)``), alternated three times in this process
+    so both see the same load; the first round (which compiles) is left out. Both play the same
+    games (the trees are the same)."""
     at100 = attrs.evolve(agent, simulations=100)
-    t0 = time.process_time()
-    played = at100.play_games(game, table, key(6), range(table.games, table.games + 32))
-    moves = sum(len(ep.moves) for ep in played.episodes)
-    print(f"self-play moves/s at 100 simulations (32 games at once): "
-          f"{moves / (time.process_time() - t0):,.1f}")  # fmt: skip
+    rates: dict[str, list[float]] = {"compiled": [], "python": []}
+    for rep in range(3):
+        for tree, rate in rates.items():
+            with contextlib.ExitStack() as stack:
+                if tree == "python":  # every search on the reference tree
+                    stack.enter_context(mock.patch.object(mcts_compiled, "route", no_route))
+                t0 = time.process_time()
+                played = at100.play_games(game, table, key(6), range(table.games, table.games + 32))
+                moves = sum(len(ep.moves) for ep in played.episodes)
+                if rep:
+                    rate.append(moves / (time.process_time() - t0))
+    for tree, rate in rates.items():
+        print(f"self-play moves/s at 100 simulations (32 games at once), {tree} tree: "
+              f"{np.mean(rate):,.1f}")  # fmt: skip
+    print(f"  compiled / python: {np.mean(rates['compiled']) / np.mean(rates['python']):.2f}x")
+
+
+def no_route(*args: Any) -> None:
+    """``mcts_compiled.route`` that never routes: the Python tree runs."""
+    return None
 
 
 def training(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:

@@ -1,4 +1,4 @@
-"""The compiled MCTS tree builds the Python tree's trees (issue 24).
+"""The compiled MCTS tree builds the Python tree's trees (issues 23 and 24).
 
 For every registered game case with row kernels (``rows_of(game)`` not None; skipped otherwise,
 and without numba): from random reachable positions and keys, ``search_many`` with the compiled
@@ -8,12 +8,17 @@ in order, children in order, states) and so the same move; and again after a rep
 each one's own tree (``act`` twice); with simulations or seconds (a clock that ticks once a
 read). Both run the default options with a small budget and each
 playout the compiled tree plays on the game (``random``, and the decisive ones where the game has
-a decisive row kernel).
+a decisive row kernel). The same for PUCT and injected evaluators: a deterministic stand-in
+evaluator (priors and a value from a digest of the state's row and the leaf's key), several trees
+in one ``search_many``, Dirichlet noise at the root, and each tree reused after a reply; PUCT
+without an evaluator (uniform priors, playouts) and UCB1 with one.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -22,7 +27,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from purestate.agents.mcts import MCTS, Node, Tree, best_child, search_many
+from purestate.agents.mcts import MCTS, Evaluation, Node, Tree, best_child, search_many
 from purestate.agents.mcts_compiled import route
 from purestate.agents.timing import with_clock
 from purestate.core import keys as K
@@ -43,8 +48,8 @@ def flat(root: Node) -> list[tuple[Any, ...]]:
     stack = [root]
     while stack:
         x = stack.pop()
-        out.append((x.move, x.mover, x.player, x.n, x.w, x.proven, x.lower, tuple(x.untried),
-                    len(x.children), x.state))  # fmt: skip
+        out.append((x.move, x.mover, x.player, x.n, x.w, x.proven, x.lower, x.prior,
+                    tuple(x.untried), len(x.children), x.state))  # fmt: skip
         stack.extend(reversed(x.children))
     return out
 
@@ -157,3 +162,75 @@ def test_without_an_ending_kernel_the_tree_steps_every_move(data: st.DataObject)
     python = searched(agent, game, Tree(), state, key, False)
     assert compiled.root is not None and python.root is not None
     assert flat(compiled.root) == flat(python.root)
+
+
+def stand_in(game: Game[Any, Any], states: Sequence[Any], ks: Sequence[K.Key]) -> list[Evaluation]:
+    """A deterministic evaluator: priors and a value from a digest of each state's row and its
+    leaf key, so each state gets its evaluation whatever else is in the batch."""
+    rows = rows_of(game)
+    assert rows is not None
+    out: list[Evaluation] = []
+    for s, k in zip(states, ks, strict=True):
+        digest = hashlib.blake2b(rows.row_of(s).tobytes() + k.to_bytes(8, "little")).digest()
+        n = len(game.legal(s))
+        weights = [1 + digest[i % 60] for i in range(n)]
+        total = sum(weights)
+        out.append((tuple(w / total for w in weights), (digest[63] - 127.5) / 127.5))
+    return out
+
+
+@PER_CASE
+@given(data=st.data())
+def test_puct_and_evaluators_build_the_python_trees(
+    registered_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    game = registered_game
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    positions = [data.draw(states(game), label=f"state {i}") for i in range(3)]
+    positions = [s for s in positions if not game.is_over(s)]
+    if not positions:
+        return
+    key = data.draw(keys(), label="key")
+    select, evaluated = data.draw(
+        st.sampled_from([("puct", True), ("puct", False), ("ucb1", True)]), label="search"
+    )
+    noise = data.draw(st.sampled_from([0.0, 0.25]), label="noise") if select == "puct" else 0.0
+    sims, ticks = data.draw(st.sampled_from([(1, 0), (7, 0), (60, 0), (0, 5)]), label="budget")
+    agent = MCTS(simulations=sims, seconds=ticks, select=select, noise=noise, alpha=0.5)
+    if not evaluated:  # a playout the compiled tree plays on this game
+        playouts = [p for p in PLAYOUTS if route(attrs.evolve(agent, playout=p), game, False)]
+        assert "random" in playouts
+        agent = attrs.evolve(agent, playout=data.draw(st.sampled_from(playouts), label="playout"))
+    evaluator = stand_in if evaluated else None
+    if ticks:
+        # the Python tree starts every search's clock before any runs, the compiled one each as
+        # it begins (after compiling): one clock ticking for them all ticks in another order
+        positions = positions[:1]
+    assert route(agent, game, evaluated) is not None  # the compiled side is compiled
+    found = {}
+    for compiled in (True, False):
+        timed = with_clock(agent, itertools.count().__next__) if ticks else agent
+        ks = [K.fold_in(key, i) for i in range(len(positions))]
+        first = search_many(timed, game, [Tree()] * len(positions), positions, ks, evaluator,
+                            compiled_tree=compiled)  # fmt: skip
+        out = []
+        trees, nxt, ks2 = [], [], []
+        for i, (tree, state) in enumerate(zip(first, positions, strict=True)):
+            assert tree.root is not None
+            out.append((tree.simulations, flat(tree.root)))
+            after = game.step(state, best_child(tree.root).move)
+            if game.is_over(after):
+                continue
+            reply = game.legal(after)[K.below(K.fold_in(key, 10 + i), len(game.legal(after)))]
+            if not game.is_over(game.step(after, reply)):
+                trees.append(tree)
+                nxt.append(game.step(after, reply))
+                ks2.append(K.fold_in(key, 20 + i))
+        # each tree reused after a reply, all searched together again
+        timed = with_clock(agent, itertools.count().__next__) if ticks else agent
+        for tree in search_many(timed, game, trees, nxt, ks2, evaluator, compiled_tree=compiled):
+            assert tree.root is not None
+            out.append((tree.simulations, flat(tree.root)))
+        found[compiled] = out
+    assert found[True] == found[False]

@@ -24,7 +24,8 @@
   ``visit_distribution`` and ``choose_move`` read the root.
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
-  round for all their leaves, each tree the same as searched alone.
+  round for all their leaves, each tree the same as searched alone. The compiled tree
+  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaf in its arrays.
 - **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
   ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
   key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
@@ -491,10 +492,10 @@ def search_many(
         search_keys: One key per search.
         evaluator: The batched evaluator (None: the agent's own; with neither, leaves are played
             out and nothing is batched).
-        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: the
-            default UCB1 search on a game with row kernels, numba installed); False runs the
-            Python tree, the reference the compiled one is compared with. The same trees either
-            way.
+        compiled_tree: Run the compiled tree where it applies (``mcts_compiled.route``: UCB1
+            or PUCT with the solver, with an evaluator or a playout the game has a row kernel
+            for, on a game with row kernels, numba installed); False runs the Python tree, the
+            reference the compiled one is compared with. The same trees either way.
 
     Returns:
         The new trees, in order (the trees passed in are not changed).
@@ -505,34 +506,33 @@ def search_many(
     if not len(trees) == len(states) == len(search_keys):
         raise ValueError("search_many needs one tree, one state and one key per search")
     evaluate = evaluator if evaluator is not None else agent.evaluator
+    evaluated = evaluate is not None
     route = None
     if compiled_tree:
         from purestate.agents import mcts_compiled
 
-        route = mcts_compiled.route(agent, game, evaluate is not None)
-    roots = []
-    runs: list[Simulations | int] = []
+        route = mcts_compiled.route(agent, game, evaluated)
+    roots: list[Node | None] = []
+    runs: list[Searching] = []
     start_clock = partial(deadline, agent._clock, agent.seconds, "mcts")
-    done: dict[int, Tree] = {}
-    for i, (tree, state, key) in enumerate(zip(trees, states, search_keys, strict=True)):
+    for tree, state, key in zip(trees, states, search_keys, strict=True):
         k_rng, k_playout, k_noise = keys.split(key, 3)
         if route is not None:
             rows, mode = route
-            done[i] = mcts_compiled.search(
-                agent, game, rows, mode, tree, state, k_rng, k_playout, start_clock
-            )
-            roots.append(done[i].root)
-            runs.append(done[i].simulations)
+            roots.append(None)
+            runs.append(
+                mcts_compiled.search(agent, game, rows, mode, tree, state,
+                                     (k_rng, k_playout, k_noise), start_clock, evaluated)
+            )  # fmt: skip
             continue
         root = _root(agent, game, tree, state)
         roots.append(root)
         passed = start_clock()
-        runs.append(
-            _simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluate is not None)
-        )
-    sims = _drive(game, runs, evaluate)
+        runs.append(_simulations(agent, game, root, k_rng, k_playout, k_noise, passed, evaluated))
+    ends = _drive(game, runs, evaluate)
     return [
-        done.get(i) or Tree(root, n) for i, (root, n) in enumerate(zip(roots, sims, strict=True))
+        end if isinstance(end, Tree) else Tree(root, end)
+        for root, end in zip(roots, ends, strict=True)
     ]
 
 
@@ -557,25 +557,26 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
 
 
 Simulations = Generator[tuple[Any, Key], Evaluation, int]
+"""The Python tree's simulation loop: it yields the leaves to evaluate and returns how many
+simulations ran."""
+
+Searching = Generator[tuple[Any, Key], Evaluation, int | Tree]
+"""A search as ``_drive`` runs it: the Python tree's ``Simulations``, or the compiled tree's
+search, which returns its ``Tree``."""
 
 
 def _drive(
-    game: Game[Any, Any], runs: Sequence[Simulations | int], evaluate: Evaluator | None
-) -> list[int]:
-    """Run the searches to the end, one evaluator call per round for all their pending leaves (a
-    search that ran already, compiled, is its count of simulations)."""
-    sims = [0] * len(runs)
+    game: Game[Any, Any], runs: Sequence[Searching], evaluate: Evaluator | None
+) -> list[int | Tree]:
+    """Run the searches to the end, one evaluator call per round for all their pending leaves;
+    what each returned, in order."""
+    ends: list[int | Tree] = [0] * len(runs)
     pending: list[tuple[int, tuple[Any, Key]]] = []
-    generators: dict[int, Simulations] = {}
     for i, run in enumerate(runs):
-        if isinstance(run, int):
-            sims[i] = run
-            continue
-        generators[i] = run
         try:
             pending.append((i, next(run)))
         except StopIteration as stop:
-            sims[i] = stop.value
+            ends[i] = stop.value
     while pending:
         assert evaluate is not None  # a search yields leaves only when there is an evaluator
         evaluations = evaluate(game, [s for _, (s, _) in pending], [k for _, (_, k) in pending])
@@ -586,11 +587,11 @@ def _drive(
         waiting = []
         for (i, _), evaluation in zip(pending, evaluations, strict=True):
             try:
-                waiting.append((i, generators[i].send(evaluation)))
+                waiting.append((i, runs[i].send(evaluation)))
             except StopIteration as stop:
-                sims[i] = stop.value
+                ends[i] = stop.value
         pending = waiting
-    return sims
+    return ends
 
 
 def _tier(child: Node, best_value: float | None) -> int:
@@ -675,19 +676,36 @@ def dirichlet_noise(
     """``(1 - ε)·P + ε·η`` with ``η`` drawn from ``Dirichlet(α, ..., α)`` with ``key``.
 
     ``epsilon = 0`` gives the priors back unchanged (and draws nothing). The noise is drawn as
-    normalised ``gammavariate(α, 1)`` draws of ``keys.generator(key)``.
+    normalised ``gammavariate(α, 1)`` draws of ``keys.generator(key)`` (``dirichlet_draws``).
     """
     if epsilon == 0:
         return tuple(priors)
-    rng = keys.generator(key)
-    draws = [rng.gammavariate(alpha, 1.0) for _ in priors]
-    total = sum(draws)
-    if total <= 0:  # every draw underflowed (tiny alpha): the noise is uniform
-        draws = [1.0] * len(priors)
-        total = float(len(priors))
+    draws, total = dirichlet_draws(len(priors), alpha, key)
     return tuple(
         (1.0 - epsilon) * p + epsilon * d / total for p, d in zip(priors, draws, strict=True)
     )
+
+
+def dirichlet_draws(count: int, alpha: float, key: Key) -> tuple[list[float], float]:
+    """The ``count`` unnormalised draws of ``dirichlet_noise`` and their sum: ``gammavariate(α,
+    1)`` draws of ``keys.generator(key)``, or all 1 when every draw underflowed (tiny α)."""
+    rng = keys.generator(key)
+    draws = [rng.gammavariate(alpha, 1.0) for _ in range(count)]
+    total = sum(draws)
+    if total <= 0:  # the noise is uniform
+        draws = [1.0] * count
+        total = float(count)
+    return draws, total
+
+
+def check_priors(priors: Sequence[float], moves: int) -> None:
+    """Refuse an evaluator's priors of the wrong length.
+
+    Raises:
+        ValueError: unless there are ``moves`` priors.
+    """
+    if len(priors) != moves:
+        raise ValueError(f"the evaluator gave {len(priors)} priors for {moves} legal moves")
 
 
 def rollout_evaluator(
@@ -962,14 +980,13 @@ def _simulations(
 
     def set_priors(node: Node, priors: Sequence[float]) -> None:
         children = node.children
-        if len(priors) != len(children):
-            raise ValueError(
-                f"the evaluator gave {len(priors)} priors for {len(children)} legal moves"
-            )
+        check_priors(priors, len(children))
+        # plain floats, whatever array the evaluator used, before any noise is mixed in
+        floats = [float(pr) for pr in priors]
         if node is root and noise > 0:
-            priors = dirichlet_noise(priors, agent.alpha, noise, k_noise)
-        for ch, pr in zip(children, priors, strict=True):
-            ch.prior = float(pr)  # plain floats, whatever array the evaluator used
+            floats = list(dirichlet_noise(floats, agent.alpha, noise, k_noise))
+        for ch, pr in zip(children, floats, strict=True):
+            ch.prior = pr
 
     def playout(s: Any, i: int) -> float:
         # the reward of player 0, in [0, 1]

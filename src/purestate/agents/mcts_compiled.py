@@ -1,25 +1,37 @@
 """The compiled MCTS tree behind ``mcts.search_many``: when it runs, and the ``Node`` tree in and
 out of its arrays.
 
-``agents/kernels/mcts_tree.py`` runs the Python tree's UCB1 search (solver, decisive expansion,
-random or decisive playouts, the shuffle on the counter stream) over arrays, on a game's row
-kernels (``core.hooks.Rows``). ``route`` says whether a search may run there: UCB1 without an
-evaluator, without progressive bias or heavy playouts, ``draws=counter``, the solver and decisive
-moves on, a playout the game has a row kernel for, and numba importable. ``search`` converts the
-(reused, private) root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a
-clock is read, growing the arrays when they fill) and hands the tree back as ``Node`` objects,
-the reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
+``agents/kernels/mcts_tree.py`` runs the Python tree's search over arrays, on a game's row
+kernels (``core.hooks.Rows``): UCB1 (decisive expansion, the shuffle on the counter stream) or
+PUCT (every child at once, priors, first-play urgency, root noise), the solver on, leaves valued
+by random or decisive playouts or by an injected evaluator. ``route`` says whether a search may
+run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws=counter``
+(except PUCT with an evaluator, which draws nothing it changes), an evaluator or a playout the
+game has a row kernel for, and numba importable. ``search`` converts the (reused, private)
+root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a clock is read,
+growing the arrays when they fill, stopping at each leaf the evaluator must value: ``search`` is
+a generator as the Python tree's loop is) and hands the tree back as ``Node`` objects, the
+reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
 reader of a ``Tree`` knows. The same key gives the same tree as the Python tree, node for node
-(``properties/test_compiled_tree_props.py``).
-"""
+(``properties/test_compiled_tree_props.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from purestate.agents.mcts import MCTS, Node, RowNode, Tree, _playout_kernels, _root
+from purestate.agents.mcts import (
+    MCTS,
+    Evaluation,
+    Node,
+    RowNode,
+    Tree,
+    _playout_kernels,
+    _root,
+    check_priors,
+    dirichlet_draws,
+)
 from purestate.agents.timing import never
 from purestate.core import compiled, keys
 from purestate.core.batch import key_range
@@ -38,12 +50,13 @@ FIND_DEPTH = 6
 def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int] | None:
     """The game's rows and the kernel's playout mode when ``agent``'s search runs compiled on
     ``game``, else None (the Python tree runs)."""
+    puct = agent.select == "puct"
     if (
-        evaluated
-        or agent.select != "ucb1"
-        or agent.bias > 0
-        or not (agent.solver and agent.decisive)
-        or agent.draws != "counter"
+        agent.bias > 0
+        or not agent.solver
+        or not (puct or agent.decisive)
+        # PUCT with an evaluator draws nothing the option changes; the others shuffle or play out
+        or (agent.draws != "counter" and not (puct and evaluated))
     ):
         return None
     rows = rows_of(game)
@@ -52,6 +65,8 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     kernel = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
     if kernel is None:
         return None
+    if evaluated:
+        return rows, int(kernel.RANDOM)  # no playout is played
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, "counter")
     if mode == "random" and fast_random is not None:
         return rows, int(kernel.RANDOM)
@@ -72,12 +87,16 @@ def search(
     mode: int,
     tree: Tree,
     state: Any,
-    k_rng: Key,
-    k_playout: Key,
+    search_keys: tuple[Key, Key, Key],
     start_clock: Callable[[], Callable[[], bool]],
-) -> Tree:
+    evaluated: bool,
+) -> Generator[tuple[Any, Key], Evaluation, Tree]:
     """The search from ``state``, reusing ``tree`` where it holds ``state``, as the Python tree
-    would run it with the same keys (``tree`` is not changed).
+    would run it with the same keys (``k_rng, k_playout, k_noise``; ``tree`` is not changed).
+
+    A generator as ``mcts._simulations`` is: with ``evaluated``, each leaf that needs a value
+    is yielded as ``(state, key)`` (its state made from its row) and its evaluation sent back,
+    the kernel waiting at that leaf in its arrays; it returns the tree.
 
     A tree a compiled search returned keeps its arrays: the subtree to reuse is found and copied
     there (``find``, ``extract``), without a ``Node`` per node; another tree goes through
@@ -89,6 +108,7 @@ def search(
     import numpy as np
 
     kt = _kernel()
+    k_rng, k_playout, k_noise = search_keys
     _, k_shuffle = keys.split(k_rng)  # the Python tree's shuffle key under draws=counter
     # the stream's seed (kernels/stream.py's ``seed``), typed uint64 whatever its value
     s_shuffle = np.uint64(k_shuffle ^ keys.STREAM_SALT)
@@ -109,6 +129,18 @@ def search(
         rows.decisive0 if rows.decisive0 is not None else kt.no_decisive,
         rows.ending if rows.ending is not None else rows.legal,
     )  # fmt: skip
+    puct = agent.select == "puct"
+    noise = agent.noise if puct else 0.0
+    noise_draws = np.zeros(1, np.float64)
+    noise_total = 1.0
+    if noise > 0:
+        # the root's children are its legal moves, the priors' length
+        drawn, noise_total = dirichlet_draws(len(game.legal(state)), agent.alpha, k_noise)
+        noise_draws = np.array(drawn, np.float64)
+    priors = np.zeros(rows.max_moves, np.float64)
+    value = 0.0
+    # an evaluated search reads the clock after every simulation, as the Python tree does
+    chunk = 1 if evaluated else CHUNK
     passed: Callable[[], bool] | None = None
     timed = False
     sims, base, stop = 0, 0, 0  # the first call sets the root up and runs no simulation
@@ -116,11 +148,24 @@ def search(
     while True:
         status = run(
             rows.ending is not None, mode, rows.max_moves, a.rows, a.ints, a.floats, a.arena,
-            a.counters, sim_keys, base, stop, agent.c, s_shuffle, path,
+            a.counters, sim_keys, base, stop, agent.c, s_shuffle, path, puct, evaluated,
+            agent.c_puct * 0.5, noise, noise_draws, noise_total, value, priors,
         )  # fmt: skip
         sims = int(a.counters[kt.SIMS])
         if status == kt.ROOM:
             a.grow()
+            continue
+        if status == kt.EVALUATE:
+            v = int(a.counters[kt.PENDING])
+            given, found = yield (
+                rows.state_of(a.rows[v]),
+                keys.Key(int(sim_keys[sims - base]) & keys.MASK),
+            )
+            if puct:
+                first, last = int(a.ints[v, kt.FIRST]), int(a.ints[v, kt.LAST])
+                check_priors(given, last - first + 1)  # consecutive, made at once
+                priors[: len(given)] = [float(p) for p in given]
+            value = float(found)
             continue
         if passed is None:
             passed = start_clock()
@@ -132,7 +177,7 @@ def search(
             break
         stop = limit
         if timed:
-            stop = (sims // CHUNK + 1) * CHUNK
+            stop = (sims // chunk + 1) * chunk
             if limit > 0:
                 stop = min(stop, limit)
         if stop > base + len(sim_keys):
@@ -180,7 +225,9 @@ class _Arrays:
             )  # fmt: skip
             links.extend(pairwise(kids))
             untried.extend(node.untried)
-            float_rows.append([node.w, -1.0 if node.proven is None else node.proven, node.lower])
+            float_rows.append(
+                [node.w, -1.0 if node.proven is None else node.proven, node.lower, node.prior]
+            )
             # every row, so that the next search can find its position by rows (``find``)
             self.rows[i] = node.row() if isinstance(node, RowNode) else rows.row_of(node.state)
         ints[: len(nodes)] = int_rows
@@ -192,6 +239,7 @@ class _Arrays:
         self.arena = np.zeros(len(untried) + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
         self.arena[: len(untried)] = untried
         self.counters = np.zeros(kt.COUNTERS, np.int64)
+        self.counters[kt.PENDING] = kt.NONE
         self.counters[kt.SIZE] = len(nodes)
         self.counters[kt.USED] = len(untried)
 
@@ -215,6 +263,7 @@ class _Arrays:
         used = int(source.counters[kt.USED])
         a.arena = np.zeros(used + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
         a.counters = np.zeros(kt.COUNTERS, np.int64)
+        a.counters[kt.PENDING] = kt.NONE
         kt.extract(source.rows, source.ints, source.floats, source.arena, size, top, a.rows,
                    a.ints, a.floats, a.arena, a.counters)  # fmt: skip
         # as mcts._root: the root's w sums player 1's rewards, nobody moved into it, and a
@@ -249,53 +298,56 @@ class _Arrays:
 
 
 class _Subtree:
-    """A finished search's arrays as lists, from which ``RowNode``s read their children and
-    untried moves when first asked (``mcts.Subtree``). Plain values only, so a tree pickles."""
+    """A finished search's arrays, from which ``RowNode``s read their children and untried moves
+    when first asked (``mcts.Subtree``), a node's row made plain values as it is read: a search
+    whose caller reads a few nodes (alphazero's self-play reads the root's children) pays for
+    those only. Arrays and plain values only, so a tree pickles."""
 
     def __init__(self, arrays: _Arrays, nodes: list[Node], rows: Rows) -> None:
         kt = _kernel()
         size = int(arrays.counters[kt.SIZE])
-        self.ints = arrays.ints[:size].tolist()
-        self.floats = arrays.floats[:size].tolist()
-        self.arena = arrays.arena[: int(arrays.counters[kt.USED])].tolist()
+        self.ints = arrays.ints[:size]
+        self.floats = arrays.floats[:size]
+        self.arena = arrays.arena[: int(arrays.counters[kt.USED])]
         self.table = arrays.rows
         self.nodes = nodes
         self.state_of = rows.state_of
-        self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.FIRST, kt.NEXT, kt.MOVE, kt.MOVER,
-                        kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
+        self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.PRIOR, kt.FIRST, kt.NEXT, kt.MOVE,
+                        kt.MOVER, kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
 
-    def fill(self, node: Node, v: int) -> None:
-        """Node ``v``'s statistics into ``node``."""
-        n, w, proven, lower = self.columns[:4]
-        f = self.floats[v]
-        node.n = self.ints[v][n]
+    def fill(self, node: Node, v: int, r: list[int] | None = None) -> None:
+        """Node ``v``'s statistics into ``node`` (``r``: its ints as a list, if made already)."""
+        n, w, proven, lower, prior = self.columns[:5]
+        f = self.floats[v].tolist()
+        node.n = (self.ints[v].tolist() if r is None else r)[n]
         node.w = f[w]
         node.proven = None if f[proven] < 0.0 else f[proven]
         node.lower = f[lower]
+        node.prior = f[prior]
 
     def children(self, v: int) -> list[Node]:
         """Node ``v``'s children in order: the search's own nodes, the others made now."""
         ints = self.ints
-        first, nxt, move, mover, player = self.columns[4:9]
+        first, nxt, move, mover, player = self.columns[5:10]
         known = len(self.nodes)
         out: list[Node] = []
-        ch = ints[v][first]
+        ch = int(ints[v, first])
         while ch >= 0:
+            r = ints[ch].tolist()
             if ch < known:
                 out.append(self.nodes[ch])
             else:
-                r = ints[ch]
                 node = RowNode(
                     self.table[ch], self.state_of, r[move], r[mover], r[player], self, ch
                 )
-                self.fill(node, ch)
+                self.fill(node, ch, r)
                 out.append(node)
-            ch = ints[ch][nxt]
+            ch = r[nxt]
         return out
 
     def untried(self, v: int) -> list[Any]:
         """Node ``v``'s untried moves, in order."""
-        start, count = self.columns[9:]
-        r = self.ints[v]
-        moves: list[Any] = self.arena[r[start] : r[start] + r[count]]
+        start, count = self.columns[10:]
+        r = self.ints[v].tolist()
+        moves: list[Any] = self.arena[r[start] : r[start] + r[count]].tolist()
         return moves

@@ -1,6 +1,6 @@
-"""The MCTS tree compiled: ``agents.mcts``'s UCB1 search with the solver and decisive expansion,
-on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions below are
-templates, compiled once per game with its functions bound to their global names
+"""The MCTS tree compiled: ``agents.mcts``'s search with the solver, UCB1 with decisive expansion
+or PUCT, on arrays, generic over a game's row functions (``core.hooks.Rows``): the functions
+below are templates, compiled once per game with its functions bound to their global names
 (``core.compiled.jit_bound``, so numba's on-disk cache keeps each game's tree).
 
 The same search as the Python tree operation for operation, so the same key gives the same tree
@@ -9,19 +9,24 @@ The same search as the Python tree operation for operation, so the same key give
 * a node is a row of ``ints`` (``N`` visits, ``MOVER``, ``PLAYER``, ``MOVE`` into it, its
   children as a list in the order they were made: ``FIRST``, ``NEXT`` sibling, ``LAST``; its
   untried moves ``arena[USTART : USTART + UCOUNT]``, popped from the end) and of ``floats``
-  (``W``, ``PROVEN`` -1 for none, ``LOWER``), its state a row of ``rows``;
-* a new node's moves are shuffled on the counter stream of the shuffle key (Fisher-Yates from
-  the end, ``int(draw(s, j) * (i + 1))``, ``j`` counting the search's shuffle draws) and the
-  moves that end the game (the game's ``ending`` kernel's, else every move stepped) become proven
-  children at once;
-* UCB1 scores ``w / n + lg / sqrt(n)`` with ``lg = c * sqrt(log(N))``, the first best kept; the
-  backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
+  (``W``, ``PROVEN`` -1 for none, ``LOWER``, ``PRIOR``), its state a row of ``rows``;
+* UCB1: a new node's moves are shuffled on the counter stream of the shuffle key (Fisher-Yates
+  from the end, ``int(draw(s, j) * (i + 1))``, ``j`` counting the search's shuffle draws) and
+  the moves that end the game (the game's ``ending`` kernel's, else every move stepped) become
+  proven children at once; children are scored ``w / n + lg / sqrt(n)`` with ``lg = c *
+  sqrt(log(N))``, the first best kept;
+* PUCT: a leaf gets every child at once in ``legal``'s order, the game-ending ones proven;
+  children are scored ``Q + c_prior * P * sqrt(N) / (1 + n)``, an unvisited one worth ``q0``
+  (its parent's mean to the player choosing); the priors arrive with the leaf's evaluation
+  (uniform after a playout), the root's mixed with Dirichlet draws made in Python;
+* the backup raises results to a node's lower bound; a proven leaf proves its ancestors in turn.
 
 ``tree(...)`` is ``run`` compiled for one game's functions. It returns between simulations, its
 position kept in ``counters``: when the simulation budget (or the chunk a timed search asks for)
-is spent, when the root is proven, or when the arrays are nearly full (``ROOM``: the caller
-grows them and calls again).
-"""
+is spent, when the root is proven, when the arrays are nearly full (``ROOM``: the caller grows
+them and calls again), or in the middle of one, at a leaf the evaluator must value
+(``EVALUATE``: the leaf and its depth in ``counters``, its path in ``path``; the next call
+finishes the simulation with the value and priors)."""
 
 from __future__ import annotations
 
@@ -39,17 +44,21 @@ from purestate.games.kernels.stream import draw
 N, MOVER, PLAYER, MOVE, FIRST, NEXT, LAST, USTART, UCOUNT = range(9)
 INT_COLUMNS = 9
 # columns of ``floats``
-W, PROVEN, LOWER = range(3)
-FLOAT_COLUMNS = 3
+W, PROVEN, LOWER, PRIOR = range(4)
+FLOAT_COLUMNS = 4
 # entries of ``counters``: nodes and arena entries used, shuffle draws made, simulations run,
-# whether the search's first call has set the root up
-SIZE, USED, DRAWS, SIMS, BEGUN = range(5)
-COUNTERS = 5
+# whether the search's first call has set the root up, the leaf waiting for an evaluation (NONE
+# for none) and its depth on ``path``
+SIZE, USED, DRAWS, SIMS, BEGUN, PENDING, DEPTH = range(7)
+COUNTERS = 7
 
 DONE = 0
 """``run`` stopped: the budget or chunk is spent, or the root is proven."""
 ROOM = 1
 """``run`` stopped before a simulation that might not fit the arrays: grow them, call again."""
+EVALUATE = 2
+"""``run`` stopped at a leaf that needs the evaluator (``counters[PENDING]``, its path on
+``path``): call again with its value (and priors under PUCT) to finish the simulation."""
 
 RANDOM, DECISIVE, ANTIDECISIVE = range(3)
 """The playout: the game's ``playout0``, or its ``decisive0`` without or with ``anti``."""
@@ -78,7 +87,8 @@ def tree(
            "playout0": playout0, "decisive0": decisive0, "ending": ending}  # fmt: skip
     terminal = jit_bound(_terminal, {"reward0": reward0})
     grow = jit_bound(expand, {**fns, "_terminal": terminal})
-    return jit_bound(run, {**fns, "_terminal": terminal, "expand": grow})
+    grow_all = jit_bound(expand_all, {**fns, "_terminal": terminal})
+    return jit_bound(run, {**fns, "_terminal": terminal, "expand": grow, "expand_all": grow_all})
 
 
 @jit
@@ -103,6 +113,7 @@ def _new_node(
     floats[v, W] = 0.0
     floats[v, PROVEN] = -1.0
     floats[v, LOWER] = -1.0
+    floats[v, PRIOR] = 0.0
 
 
 @jit
@@ -198,26 +209,135 @@ def expand(
         prove(ints, floats, v)
 
 
+def expand_all(
+    rows: npt.NDArray[np.int64], ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64],
+    counters: npt.NDArray[np.int64], moves: npt.NDArray[np.int64], v: int,
+) -> None:  # fmt: skip
+    """``expand_all`` of the Python tree (PUCT): every move of ``v`` a child at once, in
+    ``legal``'s order (the priors' order, so the children are consecutive nodes), the ones that
+    end the game proven; prove ``v`` if they decide it."""
+    count = legal(rows[v], moves)
+    p = ints[v, PLAYER]
+    size = counters[SIZE]
+    for i in range(count):
+        m = moves[i]
+        step(rows[v], m, rows[size])
+        _new_node(ints, floats, size, m, p)
+        q = player_of(rows[size])
+        if q < 0:
+            _terminal(rows, floats, size, p)
+        else:
+            ints[size, PLAYER] = q
+        _append_child(ints, v, size)
+        size += 1
+    counters[SIZE] = size
+    prove(ints, floats, v)
+
+
+@jit
+def _set_prior(
+    floats: npt.NDArray[np.float64], ch: int, p: float, i: int, noise: float,
+    noise_draws: npt.NDArray[np.float64], noise_total: float,
+) -> None:  # fmt: skip
+    # ``mcts.set_priors``: the root's priors (``noise`` > 0 only there) mixed as
+    # ``mcts.dirichlet_noise`` mixes them, with its draws
+    if noise > 0.0:
+        p = (1.0 - noise) * p + noise * noise_draws[i] / noise_total
+    floats[ch, PRIOR] = p
+
+
+@jit
+def _priors(
+    ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], v: int,
+    priors: npt.NDArray[np.float64], uniform: bool, noise: float,
+    noise_draws: npt.NDArray[np.float64], noise_total: float,
+) -> None:  # fmt: skip
+    """Node ``v``'s children's priors: ``priors`` in order, or each ``1 / count``, with the
+    root's noise (``noise`` 0 elsewhere)."""
+    count = 0
+    ch = ints[v, FIRST]
+    while ch != NONE:
+        count += 1
+        ch = ints[ch, NEXT]
+    i = 0
+    ch = ints[v, FIRST]
+    while ch != NONE:
+        _set_prior(floats, ch, 1.0 / count if uniform else priors[i], i, noise, noise_draws,
+                   noise_total)  # fmt: skip
+        i += 1
+        ch = ints[ch, NEXT]
+
+
+@jit
+def _backup(
+    ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], path: npt.NDArray[np.int64],
+    depth: int, r0: float, proven: bool,
+) -> None:  # fmt: skip
+    """Back ``r0`` (player 0's reward) up ``path[: depth + 1]``, each node for its mover,
+    raised to a node's proven lower bound; a proven leaf proves its ancestors in turn."""
+    for i in range(depth, -1, -1):
+        u = path[i]
+        low = floats[u, LOWER]
+        if low >= 0.0:
+            if ints[u, PLAYER] == 0:
+                if r0 < low:
+                    r0 = low
+            elif 1.0 - r0 < low:
+                r0 = 1.0 - low
+        ints[u, N] += 1
+        floats[u, W] += r0 if ints[u, MOVER] == 0 else 1.0 - r0
+    if proven:
+        for i in range(depth - 1, -1, -1):
+            if not prove(ints, floats, path[i]):
+                break
+
+
 def run(
     has_ending: bool, mode: int, max_moves: int, rows: npt.NDArray[np.int64],
     ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
     counters: npt.NDArray[np.int64], sim_keys: npt.NDArray[np.int64], key_base: int, stop: int,
-    c: float, s_shuffle: np.uint64, path: npt.NDArray[np.int64],
+    c: float, s_shuffle: np.uint64, path: npt.NDArray[np.int64], puct: bool, evaluated: bool,
+    c_prior: float, noise: float, noise_draws: npt.NDArray[np.float64], noise_total: float,
+    value: float, priors: npt.NDArray[np.float64],
 ) -> int:  # fmt: skip
-    """Simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, or the arrays
-    may not hold the next one (``DONE`` or ``ROOM``). The search's first call expands an
-    unexpanded root and proves the root if its children decide it, as the Python tree does before
-    its loop. ``sim_keys[i - key_base]`` is simulation ``i``'s playout key."""
+    """Simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, the arrays
+    may not hold the next one, or (``evaluated``) a leaf needs the evaluator (``DONE``,
+    ``ROOM`` or ``EVALUATE``). The search's first call expands an unexpanded root (UCB1) or
+    mixes the noise into a reused root's priors (PUCT), and proves the root if its children
+    decide it, as the Python tree does before its loop; the call after ``EVALUATE`` finishes
+    that simulation with ``value`` (the evaluator's, for the leaf's player to move) and, under
+    PUCT, the leaf's children's ``priors``. ``sim_keys[i - key_base]`` is simulation ``i``'s
+    playout key; ``noise_draws`` and ``noise_total`` the root's Dirichlet draws (``noise`` > 0).
+    """
     moves = np.empty(max_moves, np.int64)
     ends = np.empty(max_moves, np.int64)
     if not counters[BEGUN]:
-        if ints[0, PLAYER] >= 0 and ints[0, UCOUNT] == 0 and ints[0, FIRST] == NONE:
+        if not puct and ints[0, PLAYER] >= 0 and ints[0, UCOUNT] == 0 and ints[0, FIRST] == NONE:
             if counters[SIZE] + max_moves > len(ints) or counters[USED] + max_moves > len(arena):
                 return ROOM
             expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves, ends, 0)
+        if puct and noise > 0.0 and ints[0, FIRST] != NONE:  # a reused root, expanded already
+            ch = ints[0, FIRST]
+            i = 0
+            while ch != NONE:
+                _set_prior(floats, ch, floats[ch, PRIOR], i, noise, noise_draws, noise_total)
+                i += 1
+                ch = ints[ch, NEXT]
         if floats[0, PROVEN] < 0.0:
             prove(ints, floats, 0)
         counters[BEGUN] = 1
+    if counters[PENDING] != NONE:
+        # the evaluated leaf's simulation, finished: value is for the leaf's player to move
+        v = counters[PENDING]
+        counters[PENDING] = NONE
+        x = value if ints[v, PLAYER] == 0 else -value
+        u = (x + 1.0) * 0.5
+        r0 = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+        if puct:
+            _priors(ints, floats, v, priors, False, noise if v == 0 else 0.0, noise_draws,
+                    noise_total)  # fmt: skip
+        _backup(ints, floats, path, counters[DEPTH], r0, False)
+        counters[SIMS] += 1
     while True:
         sims = counters[SIMS]
         if floats[0, PROVEN] >= 0.0 or sims == stop:
@@ -227,38 +347,56 @@ def run(
         v = 0
         depth = 0
         path[0] = 0
-        # selection, and expansion of one new node
+        # selection, and expansion of one new node (UCB1) or of a leaf's children (PUCT)
         while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
-            if ints[v, UCOUNT] > 0:
-                left = ints[v, UCOUNT] - 1
-                ints[v, UCOUNT] = left
-                m = arena[ints[v, USTART] + left]
-                ch = counters[SIZE]
-                counters[SIZE] = ch + 1
-                step(rows[v], m, rows[ch])
-                p = ints[v, PLAYER]
-                _new_node(ints, floats, ch, m, p)
-                _append_child(ints, v, ch)
-                depth += 1
-                path[depth] = ch
-                v = ch
-                q = player_of(rows[ch])
-                if q < 0:
-                    _terminal(rows, floats, ch, p)
-                else:
-                    ints[ch, PLAYER] = q
-                    expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
-                           ends, ch)  # fmt: skip
-                break
-            nv = ints[v, N]
-            lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+            q0, u, lg = 0.0, 0.0, 0.0
+            if puct:
+                if ints[v, FIRST] == NONE:
+                    expand_all(rows, ints, floats, counters, moves, v)
+                    break
+                # first-play urgency: an unvisited child is worth its parent's mean to the
+                # player choosing (the root's w is kept for player 1)
+                nn = ints[v, N]
+                q0 = floats[v, W] / nn if nn else 0.5
+                mover = ints[v, MOVER]
+                if (mover if mover >= 0 else 1) != ints[v, PLAYER]:
+                    q0 = 1.0 - q0
+                u = c_prior * math.sqrt(nn)
+            else:
+                if ints[v, UCOUNT] > 0:
+                    left = ints[v, UCOUNT] - 1
+                    ints[v, UCOUNT] = left
+                    m = arena[ints[v, USTART] + left]
+                    ch = counters[SIZE]
+                    counters[SIZE] = ch + 1
+                    step(rows[v], m, rows[ch])
+                    p = ints[v, PLAYER]
+                    _new_node(ints, floats, ch, m, p)
+                    _append_child(ints, v, ch)
+                    depth += 1
+                    path[depth] = ch
+                    v = ch
+                    q = player_of(rows[ch])
+                    if q < 0:
+                        _terminal(rows, floats, ch, p)
+                    else:
+                        ints[ch, PLAYER] = q
+                        expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
+                               ends, ch)  # fmt: skip
+                    break
+                nv = ints[v, N]
+                lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+            # the first best unproven child: PUCT's score or UCB1's
             best = NONE
             best_score = -1.0
             ch = ints[v, FIRST]
             while ch != NONE:
                 if floats[ch, PROVEN] < 0.0:
                     n = ints[ch, N]
-                    score = floats[ch, W] / n + lg / math.sqrt(n)
+                    if puct:
+                        score = (floats[ch, W] / n if n else q0) + u * floats[ch, PRIOR] / (1 + n)
+                    else:
+                        score = floats[ch, W] / n + lg / math.sqrt(n)
                     if score > best_score:
                         best_score = score
                         best = ch
@@ -266,30 +404,27 @@ def run(
             v = best
             depth += 1
             path[depth] = v
-        # the proven value, or a playout's: player 0's reward
+        # the proven value, the evaluator's (back in Python) or a playout's: player 0's reward
         pv = floats[v, PROVEN]
         if pv >= 0.0:
-            r0 = pv if ints[v, MOVER] == 0 else 1.0 - pv
-        elif mode == RANDOM:
-            r0 = playout0(rows[v], sim_keys[sims - key_base])
+            mover = ints[v, MOVER]
+            if mover == NONE:  # the root, proven as PUCT expanded it: its player's value
+                r0 = pv if ints[v, PLAYER] == 0 else 1.0 - pv
+            else:
+                r0 = pv if mover == 0 else 1.0 - pv
+        elif evaluated:
+            counters[PENDING] = v
+            counters[DEPTH] = depth
+            return EVALUATE
         else:
-            r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
-        # backup, each node for its mover, raised to a node's proven lower bound
-        for i in range(depth, -1, -1):
-            u = path[i]
-            low = floats[u, LOWER]
-            if low >= 0.0:
-                if ints[u, PLAYER] == 0:
-                    if r0 < low:
-                        r0 = low
-                elif 1.0 - r0 < low:
-                    r0 = 1.0 - low
-            ints[u, N] += 1
-            floats[u, W] += r0 if ints[u, MOVER] == 0 else 1.0 - r0
-        if pv >= 0.0:
-            for i in range(depth - 1, -1, -1):
-                if not prove(ints, floats, path[i]):
-                    break
+            if mode == RANDOM:
+                r0 = playout0(rows[v], sim_keys[sims - key_base])
+            else:
+                r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
+            if puct:
+                _priors(ints, floats, v, priors, True, noise if v == 0 else 0.0, noise_draws,
+                        noise_total)  # fmt: skip
+        _backup(ints, floats, path, depth, r0, pv >= 0.0)
         counters[SIMS] = sims + 1
 
 
