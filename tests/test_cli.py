@@ -171,6 +171,14 @@ def test_agent_options_beside_a_table_change_the_files_agent(tmp_path: Path) -> 
     # another agent replaces the file's, as before (and MENACE cannot read a Q table)
     code, text = run("evaluate", "--table", table, "--agent", "menace")
     assert code == 2 and "Traceback" not in text, text
+    # a fault in the file's own agent is named as the file's, options beside it or not
+    data = json.loads((out / "table.json").read_text())
+    data["agent"] = "qlearning:alpha=0.3,bogus=1"
+    lying = tmp_path / "lying.json"
+    lying.write_text(json.dumps(data))
+    for extra in ([], ["--agent", "qlearning:epsilon=0.25"]):
+        code, text = run("evaluate", "--table", str(lying), *extra)
+        assert code == 2 and "lying.json: its agent" in text and "Traceback" not in text, text
 
 
 def test_menace_boxes_shows_boards_with_beads() -> None:

@@ -296,15 +296,18 @@ def load_table_agent(
         raise FileFormatError(
             f"{path}: no 'agent' field; name the agent that wrote it with --agent"
         )
-    try:
-        if options is None:
-            made = make(spec)
-        else:
-            parse_spec(spec)
+    written = _canonical_name(spec)
+    if options is not None:
+        over = _canonical_name(options)
+        if parse_spec(over)[0] != written.partition(":")[0].strip():  # another agent: its own
+            made = make(over)
+            return made, load_table(path, game, made)
+    try:  # the file's own spec first, so that its faults are named as the file's
+        made = make(spec)
     except SpecError as e:
         raise FileFormatError(f"{path}: its agent {spec!r} is not usable: {e}") from None
     if options is not None:  # a bad option here is the user's: SpecError, not the file's
-        made = make(merge_spec(_canonical_name(spec), _canonical_name(options)))
+        made = make(merge_spec(written, over))
     return made, load_table(path, game, made)
 
 
