@@ -62,7 +62,7 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     rows = rows_of(game)
     if rows is None:
         return None
-    kernel = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    kernel = _kernel()
     if kernel is None:
         return None
     if evaluated:
