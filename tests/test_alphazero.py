@@ -107,17 +107,21 @@ def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str) -> None:
     assert table.shape.conv == spec.startswith("connect_four")
     many = states(game, 200)
     alone = evaluations(game, table, many[:1])[0]
-    for size in (2, 8, 9, 64, 65, 200):
+    for size in (2, 8, 9, 16, 17, 32, 33, 64, 65, 200):
         batch = many[:size]
         assert evaluations(game, table, batch)[0] == alone, size
         assert evaluations(game, table, batch[::-1])[-1] == alone, size
     # and the network's raw output, row by row
     x = np.random.default_rng(0).integers(0, 2, (70, *table.shape.planes)).astype(np.float32)
     mask = np.ones((70, table.shape.moves), bool)
-    p_all, v_all = evaluate(table.shape, table.params, x, mask)
-    for i in (0, 7, 8, 63, 69):
-        p, v = evaluate(table.shape, table.params, x[i : i + 1], mask[i : i + 1])
-        assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i]
+    alone_raw = [
+        evaluate(table.shape, table.params, x[i : i + 1], mask[i : i + 1]) for i in range(70)
+    ]
+    for size in (16, 32, 70):  # one batch of each bucket (70: 64 and 8)
+        p_all, v_all = evaluate(table.shape, table.params, x[:size], mask[:size])
+        for i in (0, 7, 8, 15, size - 1):
+            p, v = alone_raw[i]
+            assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i], (size, i)
 
 
 def test_the_nhwc_gradients_are_autodiffs_up_to_rounding() -> None:
