@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from purestate.core import batch as B
+from purestate.core import compiled
 from purestate.core import keys as K
 from purestate.core.game import Game
 from purestate.core.hooks import move_id_count, rows_of
@@ -257,3 +258,36 @@ def test_a_game_without_rows_is_batched_by_its_rules(
     assert B.states(game, stepped) == expected
     assert list(B.done(game, batch)) == [game.is_over(s) for s in ss]
     assert [tuple(r) for r in B.returns(game, batch)] == [tuple(game.returns(s)) for s in ss]
+
+
+@with_rows
+@settings(max_examples=3)
+@given(data=st.data())
+def test_a_batch_on_the_threads_is_the_rows_one_at_a_time(
+    hooked_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    """A batch of ``PARALLEL_ROWS`` rows (numba's threads) gives each row what a batch of that
+    row alone gives (the calling thread)."""
+    game = hooked_game
+    module = compiled.kernels("batch")
+    assert module is not None, "a game offers rows only where numba imports"
+    ss = data.draw(_states(game), label="states")
+    moves = np.array(_moves(game, ss, data), np.int64)
+    ks = np.array([data.draw(keys(), label="key") for _ in ss], np.uint64)
+    small = B.rows(game, ss)
+    times = -(-module.PARALLEL_ROWS // len(ss))
+    large = np.tile(small, (times, 1))
+    before = large.copy()
+    assert np.array_equal(
+        B.step(game, large, np.tile(moves, times)), np.tile(B.step(game, small, moves), (times, 1))
+    )
+    assert np.array_equal(B.legal_mask(game, large), np.tile(B.legal_mask(game, small), (times, 1)))
+    assert np.array_equal(B.players(game, large), np.tile(B.players(game, small), times))
+    assert np.array_equal(
+        B.rewards(game, large), np.tile(B.rewards(game, small), times), equal_nan=True
+    )
+    assert np.array_equal(
+        B.random_moves(game, large, np.tile(ks, times)),
+        np.tile(B.random_moves(game, small, ks), times),
+    )
+    assert np.array_equal(large, before)

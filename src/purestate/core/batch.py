@@ -221,7 +221,7 @@ def legal_mask(game: Game[Any, Any], batch: Batch) -> npt.NDArray[np.bool_]:
     kernels, fns = found
     a = _array(kernels, batch)
     mask = np.zeros((len(a), width), np.bool_)
-    outside = fns.masks(a, kernels.max_moves, mask)
+    outside = fns.of("masks", len(a))(a, kernels.max_moves, mask)
     if outside.any():
         i = int(np.flatnonzero(outside)[0])
         raise ValueError(f"row {i}: a legal move is not a move id below {width}")
@@ -269,7 +269,7 @@ def step(game: Game[Any, Any], batch: Batch, moves: Sequence[Any] | npt.NDArray[
         raise ValueError(f"the moves of a batch of rows are ints; got {ms.dtype}")
     ms = np.ascontiguousarray(ms, dtype=np.int64).reshape(-1)
     out_rows = np.empty_like(a)
-    ok = fns.steps(a, ms, kernels.max_moves, out_rows)
+    ok = fns.of("steps", len(a))(a, ms, kernels.max_moves, out_rows)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         _refuse(i, int(ms[i]), bool(kernels.player(a[i]) == -1))
@@ -298,7 +298,8 @@ def players(game: Game[Any, Any], batch: Batch) -> npt.NDArray[np.int64]:
             len(ss)
         )
     kernels, fns = found
-    out: npt.NDArray[np.int64] = fns.players(_array(kernels, batch))
+    a = _array(kernels, batch)
+    out: npt.NDArray[np.int64] = fns.of("players", len(a))(a)
     return out
 
 
@@ -322,7 +323,8 @@ def rewards(game: Game[Any, Any], batch: Batch) -> npt.NDArray[np.float64]:
             np.float64,
         ).reshape(len(ss))
     kernels, fns = found
-    out: npt.NDArray[np.float64] = fns.rewards(_array(kernels, batch))
+    a = _array(kernels, batch)
+    out: npt.NDArray[np.float64] = fns.of("rewards", len(a))(a)
     return out
 
 
@@ -365,5 +367,7 @@ def random_moves(
     kernels, fns = found
     a = _array(kernels, batch)
     _check_count(len(a), len(ks), "key")
-    out: npt.NDArray[np.int64] = fns.random_moves(a, ks.view(np.int64), kernels.max_moves)
+    out: npt.NDArray[np.int64] = fns.of("random_moves", len(a))(
+        a, ks.view(np.int64), kernels.max_moves
+    )
     return out

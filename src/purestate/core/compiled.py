@@ -116,7 +116,9 @@ def jit_bound(
         template.__defaults__,
         template.__closure__,
     )
-    copy.__qualname__ = f"{template.__qualname__}_{digest.hexdigest()[:16]}"
+    # the serial and parallel copies of one template are two cache entries
+    threads = "_parallel" if parallel else ""
+    copy.__qualname__ = f"{template.__qualname__}{threads}_{digest.hexdigest()[:16]}"
     copy.__module__ = template.__module__
     return jit_parallel(copy) if parallel else jit(copy)
 

@@ -1,8 +1,8 @@
 """``core.batch``'s functions over many rows compiled: generic over a game's row functions
 (``core.hooks.Rows``). The functions below are templates, compiled once per game with its
 functions bound to their global names (``core.compiled.jit_bound``, so numba's on-disk cache
-keeps each game's copies), their rows spread over numba's threads (``prange``) in chunks that
-share one scratch list of moves.
+keeps each game's copies), their rows spread over numba's threads (``prange``) in chunks
+(``CHUNK``).
 
 Every row's result depends on that row alone (and its move or key), never on the rest of the
 batch; ``properties/test_batch_props.py`` compares each function with the pure rules row by row.
@@ -11,6 +11,7 @@ batch; ``properties/test_batch_props.py`` compares each function with the pure r
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,8 +25,11 @@ from purestate.games.kernels.stream import draw, seed
 NO_MOVE = -1
 """The move of a finished row: it stays as it is (``core.batch.NO_MOVE``)."""
 
-CHUNK = 64
-"""Rows per task of a parallel loop: one scratch allocation per chunk, not per row."""
+CHUNK = 256
+"""Rows per task of a parallel loop. A task copies its rows to a block of its own and passes the
+row functions views of that block: views of the shared input would have the threads count
+references on one counter in turn (numba's refcounts are atomic), which made a row's ``player``
+a hundred times slower on two threads than in one."""
 
 # The game's row functions the templates call: ``compiled_batch`` binds them in compiled copies.
 legal: Any = None
@@ -43,15 +47,17 @@ def masks(
     width = mask.shape[1]
     outside = np.zeros(n, np.bool_)
     for c in prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        block = rows[lo : min(n, lo + CHUNK)].copy()
         buf = np.empty(max_moves, np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            count = legal(rows[i], buf)
+        for b in range(block.shape[0]):
+            count = legal(block[b], buf)
             for j in range(count):
                 m = buf[j]
                 if 0 <= m < width:
-                    mask[i, m] = True
+                    mask[lo + b, m] = True
                 else:
-                    outside[i] = True
+                    outside[lo + b] = True
     return outside
 
 
@@ -66,22 +72,25 @@ def steps(
     n = rows.shape[0]
     ok = np.zeros(n, np.bool_)
     for c in prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        hi = min(n, lo + CHUNK)
+        block = rows[lo:hi].copy()
+        stepped = block.copy()
         buf = np.empty(max_moves, np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            row = rows[i]
-            count = legal(row, buf)
-            m = moves[i]
+        for b in range(block.shape[0]):
+            count = legal(block[b], buf)
+            m = moves[lo + b]
             found = False
             for j in range(count):
                 if buf[j] == m:
                     found = True
                     break
             if found:
-                step(row, m, out[i])
-                ok[i] = True
+                step(block[b], m, stepped[b])
+                ok[lo + b] = True
             else:
-                out[i, :] = row
-                ok[i] = count == 0 and m == NO_MOVE
+                ok[lo + b] = count == 0 and m == NO_MOVE
+        out[lo:hi] = stepped
     return ok
 
 
@@ -89,8 +98,11 @@ def players(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The player to move of each row, -1 for a finished one."""
     n = rows.shape[0]
     out = np.empty(n, np.int64)
-    for i in prange(n):
-        out[i] = player_of(rows[i])
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        block = rows[lo : min(n, lo + CHUNK)].copy()
+        for b in range(block.shape[0]):
+            out[lo + b] = player_of(block[b])
     return out
 
 
@@ -98,9 +110,12 @@ def rewards(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """``reward0`` of each finished row, NaN for a row still playing."""
     n = rows.shape[0]
     out = np.empty(n, np.float64)
-    for i in prange(n):
-        row = rows[i]
-        out[i] = reward0(row) if player_of(row) == -1 else math.nan
+    for c in prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        block = rows[lo : min(n, lo + CHUNK)].copy()
+        for b in range(block.shape[0]):
+            row = block[b]
+            out[lo + b] = reward0(row) if player_of(row) == -1 else math.nan
     return out
 
 
@@ -112,27 +127,48 @@ def random_moves(
     n = rows.shape[0]
     out = np.empty(n, np.int64)
     for c in prange((n + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        block = rows[lo : min(n, lo + CHUNK)].copy()
         buf = np.empty(max_moves, np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            count = legal(rows[i], buf)
-            out[i] = NO_MOVE if count == 0 else buf[int(draw(seed(ks[i]), 0) * count)]
+        for b in range(block.shape[0]):
+            count = legal(block[b], buf)
+            out[lo + b] = NO_MOVE if count == 0 else buf[int(draw(seed(ks[lo + b]), 0) * count)]
     return out
 
 
+PARALLEL_ROWS = 1 << 16
+"""The fewest rows a call spreads over numba's threads; a smaller batch runs in the calling
+thread. A parallel loop costs a wake-up of the threads: under OpenMP's default (active) wait, on
+a machine whose cores are busy with other work (load 6 on 2 cores), about 15 ms a call, where
+``players`` of 65,536 rows takes 0.1-0.4 ms in one thread; with ``OMP_WAIT_POLICY=passive`` (or
+``NUMBA_THREADING_LAYER=workqueue``) in the shell, 0.3-1 ms (``benchmarks/bench_batch_step.py``
+measures both)."""
+
+TEMPLATES: dict[str, Callable[..., Any]] = {
+    "masks": masks,
+    "steps": steps,
+    "players": players,
+    "rewards": rewards,
+    "random_moves": random_moves,
+}
+
+
 class Compiled:
-    """One game's compiled copies of the templates above (attributes of the same names)."""
+    """One game's compiled copies of the templates above, in one thread and on numba's threads;
+    each compiles (or loads from the cache) on its first call."""
 
     def __init__(self, fns: dict[str, Any]) -> None:
-        self.masks = jit_bound(masks, fns, parallel=True)
-        self.steps = jit_bound(steps, fns, parallel=True)
-        self.players = jit_bound(players, fns, parallel=True)
-        self.rewards = jit_bound(rewards, fns, parallel=True)
-        self.random_moves = jit_bound(random_moves, fns, parallel=True)
+        self._serial = {name: jit_bound(t, fns) for name, t in TEMPLATES.items()}
+        self._parallel = {name: jit_bound(t, fns, parallel=True) for name, t in TEMPLATES.items()}
+
+    def of(self, name: str, rows: int) -> Any:
+        """The template ``name`` compiled for a batch of ``rows`` rows."""
+        return (self._parallel if rows >= PARALLEL_ROWS else self._serial)[name]
 
 
 @memo(size=None, why="one set of compiled batch functions per game's row functions: a handful")
 def compiled_batch(legal: Any, step: Any, player_of: Any, reward0: Any) -> Compiled:
     """The templates compiled for one game's row functions, from numba's on-disk cache after the
-    first time; each compiles on its first call."""
+    first time."""
     fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0}
     return Compiled(fns)
