@@ -20,12 +20,17 @@ backend): tic-tac-toe 1,175,036 games per wall second in batches of 8,192 (579,4
 with its ply loop inside one ``jax.jit`` (``lax.scan``); 539 games per wall second when a
 Python loop calls ``jit(step)`` per move (batch 1). The ratios are to its 1,175,036.
 
+Under OpenMP's default (active) wait, on a machine whose cores are busy, each parallel call waits
+about 15 ms for its threads; run it again with ``OMP_WAIT_POLICY=passive`` in the shell to see
+the difference (it must be set before numba starts its threads).
+
 The machine may be shared: read the ratios, which come from one process.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -91,6 +96,12 @@ def windows(
     return found
 
 
+def batch_kernels() -> Any:
+    found = compiled.kernels("batch")
+    assert found is not None, "the batch kernels need numba"
+    return found
+
+
 def spread(rates: list[float]) -> str:
     return f"{statistics.median(rates):>11,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
 
@@ -108,7 +119,12 @@ def main() -> None:
 
     if args.threads:
         numba.set_num_threads(args.threads)
-    print(f"{compiled.backend()}, {numba.get_num_threads()} threads")
+    wait = os.environ.get("OMP_WAIT_POLICY", "default")
+    layer = os.environ.get("NUMBA_THREADING_LAYER", "default")
+    print(
+        f"{compiled.backend()}, {numba.get_num_threads()} threads, threading layer {layer},"
+        f" OMP_WAIT_POLICY {wait}; parallel from {batch_kernels().PARALLEL_ROWS:,} rows"
+    )
     for spec in args.games.split(","):
         game = purestate.make(spec)
         t0 = time.perf_counter()

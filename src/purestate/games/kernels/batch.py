@@ -26,10 +26,7 @@ NO_MOVE = -1
 """The move of a finished row: it stays as it is (``core.batch.NO_MOVE``)."""
 
 CHUNK = 256
-"""Rows per task of a parallel loop. A task copies its rows to a block of its own and passes the
-row functions views of that block: views of the shared input would have the threads count
-references on one counter in turn (numba's refcounts are atomic), which made a row's ``player``
-a hundred times slower on two threads than in one."""
+"""Rows per task of a loop: one scratch list of moves per task, not per row."""
 
 # The game's row functions the templates call: ``compiled_batch`` binds them in compiled copies.
 legal: Any = None
@@ -47,17 +44,15 @@ def masks(
     width = mask.shape[1]
     outside = np.zeros(n, np.bool_)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        block = rows[lo : min(n, lo + CHUNK)].copy()
         buf = np.empty(max_moves, np.int64)
-        for b in range(block.shape[0]):
-            count = legal(block[b], buf)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            count = legal(rows[i], buf)
             for j in range(count):
                 m = buf[j]
                 if 0 <= m < width:
-                    mask[lo + b, m] = True
+                    mask[i, m] = True
                 else:
-                    outside[lo + b] = True
+                    outside[i] = True
     return outside
 
 
@@ -72,25 +67,22 @@ def steps(
     n = rows.shape[0]
     ok = np.zeros(n, np.bool_)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        hi = min(n, lo + CHUNK)
-        block = rows[lo:hi].copy()
-        stepped = block.copy()
         buf = np.empty(max_moves, np.int64)
-        for b in range(block.shape[0]):
-            count = legal(block[b], buf)
-            m = moves[lo + b]
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            row = rows[i]
+            count = legal(row, buf)
+            m = moves[i]
             found = False
             for j in range(count):
                 if buf[j] == m:
                     found = True
                     break
             if found:
-                step(block[b], m, stepped[b])
-                ok[lo + b] = True
+                step(row, m, out[i])
+                ok[i] = True
             else:
-                ok[lo + b] = count == 0 and m == NO_MOVE
-        out[lo:hi] = stepped
+                out[i, :] = row
+                ok[i] = count == 0 and m == NO_MOVE
     return ok
 
 
@@ -98,11 +90,8 @@ def players(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """The player to move of each row, -1 for a finished one."""
     n = rows.shape[0]
     out = np.empty(n, np.int64)
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        block = rows[lo : min(n, lo + CHUNK)].copy()
-        for b in range(block.shape[0]):
-            out[lo + b] = player_of(block[b])
+    for i in prange(n):
+        out[i] = player_of(rows[i])
     return out
 
 
@@ -110,12 +99,9 @@ def rewards(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """``reward0`` of each finished row, NaN for a row still playing."""
     n = rows.shape[0]
     out = np.empty(n, np.float64)
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        block = rows[lo : min(n, lo + CHUNK)].copy()
-        for b in range(block.shape[0]):
-            row = block[b]
-            out[lo + b] = reward0(row) if player_of(row) == -1 else math.nan
+    for i in prange(n):
+        row = rows[i]
+        out[i] = reward0(row) if player_of(row) == -1 else math.nan
     return out
 
 
@@ -127,12 +113,10 @@ def random_moves(
     n = rows.shape[0]
     out = np.empty(n, np.int64)
     for c in prange((n + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        block = rows[lo : min(n, lo + CHUNK)].copy()
         buf = np.empty(max_moves, np.int64)
-        for b in range(block.shape[0]):
-            count = legal(block[b], buf)
-            out[lo + b] = NO_MOVE if count == 0 else buf[int(draw(seed(ks[lo + b]), 0) * count)]
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            count = legal(rows[i], buf)
+            out[i] = NO_MOVE if count == 0 else buf[int(draw(seed(ks[i]), 0) * count)]
     return out
 
 
