@@ -88,14 +88,22 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _batch(
+    hooked_game: Game[Any, Any], path: str, data: st.DataObject
+) -> tuple[Game[Any, Any], list[Any], Any, Any]:
+    """The game on ``path``, drawn states, their batch and a copy of it (to see it unchanged)."""
+    game = _game(hooked_game, path)
+    ss = data.draw(_states(hooked_game), label="states")
+    batch = B.rows(game, ss)
+    return game, ss, batch, _copy(batch)
+
+
 @with_rows
 @PATHS
 @PER_CASE
 @given(data=st.data())
 def test_batch_rows_round_trip(hooked_game: Game[Any, Any], path: str, data: st.DataObject) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
-    batch = B.rows(game, ss)
+    game, ss, batch, _ = _batch(hooked_game, path, data)
     if path == "compiled":
         kernels = rows_of(hooked_game)
         assert kernels is not None
@@ -115,11 +123,8 @@ def test_batch_rows_round_trip(hooked_game: Game[Any, Any], path: str, data: st.
 def test_batch_step_is_the_rules(
     hooked_game: Game[Any, Any], path: str, data: st.DataObject
 ) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
+    game, ss, batch, before = _batch(hooked_game, path, data)
     moves = _moves(hooked_game, ss, data)
-    batch = B.rows(game, ss)
-    before = _copy(batch)
     stepped = B.step(game, batch, np.array(moves, np.int64) if path == "compiled" else moves)
     assert _same(batch, before), "step wrote its input"
     expected = [
@@ -136,10 +141,7 @@ def test_batch_step_is_the_rules(
 def test_batch_legal_mask_is_the_rules(
     hooked_game: Game[Any, Any], path: str, data: st.DataObject
 ) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
-    batch = B.rows(game, ss)
-    before = _copy(batch)
+    game, ss, batch, before = _batch(hooked_game, path, data)
     mask = B.legal_mask(game, batch)
     assert _same(batch, before)
     assert mask.dtype == np.bool_ and mask.shape == (len(ss), move_id_count(hooked_game))
@@ -154,10 +156,7 @@ def test_batch_legal_mask_is_the_rules(
 def test_batch_players_rewards_returns_are_the_rules(
     hooked_game: Game[Any, Any], path: str, data: st.DataObject
 ) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
-    batch = B.rows(game, ss)
-    before = _copy(batch)
+    game, ss, batch, before = _batch(hooked_game, path, data)
     players, done = B.players(game, batch), B.done(game, batch)
     rewards, returns = B.rewards(game, batch), B.returns(game, batch)
     assert _same(batch, before)
@@ -181,11 +180,8 @@ def test_batch_players_rewards_returns_are_the_rules(
 def test_batch_random_moves_draw_from_the_keys(
     hooked_game: Game[Any, Any], path: str, data: st.DataObject
 ) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
+    game, ss, batch, before = _batch(hooked_game, path, data)
     ks = [data.draw(keys(), label="key") for _ in ss]
-    batch = B.rows(game, ss)
-    before = _copy(batch)
     chosen = B.random_moves(game, batch, np.array(ks, np.uint64))
     assert _same(batch, before)
     for m, s, k in zip(chosen, ss, ks, strict=True):
@@ -225,8 +221,7 @@ def test_a_row_does_not_depend_on_the_batch(
 def test_an_illegal_move_is_refused_naming_its_row(
     hooked_game: Game[Any, Any], path: str, data: st.DataObject
 ) -> None:
-    game = _game(hooked_game, path)
-    ss = data.draw(_states(hooked_game), label="states")
+    game, ss, batch, before = _batch(hooked_game, path, data)
     moves = _moves(hooked_game, ss, data)
     j = data.draw(st.integers(0, len(ss) - 1), label="bad row")
     legal, over = set(hooked_game.legal(ss[j])), hooked_game.is_over(ss[j])
@@ -234,8 +229,6 @@ def test_an_illegal_move_is_refused_naming_its_row(
     ids = range(B.NO_MOVE, move_id_count(hooked_game) + 2)
     wrong = [m for m in ids if m not in legal and not (over and m == B.NO_MOVE)]
     moves[j] = data.draw(st.sampled_from(wrong), label="illegal move")
-    batch = B.rows(game, ss)
-    before = _copy(batch)
     with pytest.raises(ValueError, match=rf"^row {j}\b"):
         B.step(game, batch, np.array(moves, np.int64) if path == "compiled" else moves)
     assert _same(batch, before)

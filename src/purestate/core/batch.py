@@ -254,7 +254,7 @@ def step(game: Game[Any, Any], batch: Batch, moves: Sequence[Any] | npt.NDArray[
         out = []
         for i, (s, m) in enumerate(zip(ss, ms, strict=True)):
             over = game.is_over(s)
-            if over and type(m) is int and m == NO_MOVE:
+            if over and isinstance(m, int | np.integer) and m == NO_MOVE:
                 out.append(s)
             elif not over and m in game.legal(s):
                 out.append(game.step(s, m))
