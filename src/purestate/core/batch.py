@@ -6,6 +6,14 @@ with its key and returns every game's returns as a numpy array. A game with the
 tic-tac-toe, dots and boxes, where numba is installed); otherwise each is the game's ``playout``
 hook, or the rules stepped in Python. Whatever path, game ``i`` is ``random_returns(game,
 states[i], keys[i])``, the definition below: the same moves, the same returns.
+
+And many states stepped a ply at a time, as pgx or a vectorised environment does: ``rows`` makes
+a batch (an ``(n, width)`` int64 array of the game's rows, ``core.hooks.Rows``, where it has row
+kernels and numba is installed; else the states as a tuple), and ``legal_mask``, ``step``,
+``players``, ``done``, ``rewards``, ``returns`` and ``random_moves`` answer for every row at
+once, compiled over the rows (``games/kernels/batch.py``, in the calling thread below
+``PARALLEL_ROWS`` rows, on numba's threads above) or the rules over the tuple, with the same
+results. None writes its input; row ``i``'s answer depends on row ``i`` alone.
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ PARALLEL_ROWS = 1 << 16
 """The fewest rows a call spreads over numba's threads; a smaller batch runs in the calling
 thread. A parallel loop costs a wake-up of the threads: under OpenMP's default (active) wait, on
 a machine whose cores are busy with other work (load 6 on 2 cores), about 15 ms a call, where
-``players`` of 65,536 rows takes 0.1-0.4 ms in one thread; with ``OMP_WAIT_POLICY=passive`` (or
+``players`` of 65,536 rows takes 0.1-0.7 ms in one thread; with ``OMP_WAIT_POLICY=passive`` (or
 ``NUMBA_THREADING_LAYER=workqueue``) in the shell, 0.3-1 ms (``benchmarks/bench_batch_step.py``
 measures both)."""
 
