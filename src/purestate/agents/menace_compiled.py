@@ -1,0 +1,459 @@
+"""MENACE's ``train_games`` through the compiled loop (``agents/kernels/menace.py``).
+
+The game is walked once into arrays (``game_graph``: every position reachable from the start,
+numbered breadth first, with its legal moves' successors); MENACE's positions become rows of a
+box's bead colours (read from ``_TrainingLoop.position``, the pure loop's own reading, so both
+draw from the same colours in the same order); the opponent's draws are its ``list_draw``
+(``core.agent.TabledDraws``) in every position it may face. The kernel then plays and learns
+the games, and the episodes are rebuilt from the legal indices it played.
+
+``compiled_train_games`` answers None where the compiled loop does not apply (no numba, a game
+MENACE sees through a view, an opponent without ``list_draw``, a table whose boxes the
+configuration does not describe); ``Menace.train_games`` then runs the pure loop, the reference.
+Either way the episodes and tables are the same, bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from attrs import frozen
+from pyrsistent import pmap
+
+from purestate.agents.menace import BEAD_LIMIT, Menace, MenaceTable, _TrainingLoop
+from purestate.core import compiled
+from purestate.core.agent import Agent
+from purestate.core.episode import Episode, resign_returns
+from purestate.core.game import Game
+from purestate.core.hooks import list_draw_of, observation_of
+from purestate.core.keys import Key, fold_bits, fold_in
+from purestate.core.memo import memo
+
+_KINDS = {"coin": 0, "choice": 1}  # the kernel's COIN and CHOICE
+
+Loop = Literal["auto", "compiled", "python"]
+
+
+@frozen(eq=False)
+class GameGraph:
+    """Every position of an enumerable game reachable from the start, as arrays.
+
+    Attributes:
+        states: The positions, breadth first from the start (``states[0]``).
+        index: Position -> its number.
+        legal: Each position's legal moves (empty where the game is over).
+        child_start: Position ``s``'s successors are ``children[child_start[s] ..
+            child_start[s + 1]]``, in the order of ``legal[s]``.
+        children: The successors' numbers.
+        mover: The player to move (-1 where the game is over).
+        returns: Each finished position's returns (None elsewhere).
+    """
+
+    states: tuple[Any, ...]
+    index: dict[Any, int]
+    legal: tuple[tuple[Any, ...], ...]
+    child_start: Any
+    children: Any
+    mover: Any
+    returns: tuple[tuple[float, float] | None, ...]
+
+
+@memo(size=8, why="one walk per enumerable game a process trains MENACE on: few, and large")
+def game_graph(game: Game[Any, Any]) -> GameGraph:
+    """``game`` walked breadth first from its start (MENACE's games are enumerable)."""
+    import numpy as np
+
+    start = game.initial()
+    states: list[Any] = [start]
+    index = {start: 0}
+    legal: list[tuple[Any, ...]] = []
+    child_start = [0]
+    children: list[int] = []
+    mover: list[int] = []
+    returns: list[tuple[float, float] | None] = []
+    step, is_over = game.step, game.is_over
+    for s in states:  # grows as it goes: breadth first
+        if is_over(s):
+            legal.append(())
+            mover.append(-1)
+            returns.append(game.returns(s))
+        else:
+            moves = tuple(game.legal(s))
+            legal.append(moves)
+            mover.append(game.to_move(s))
+            returns.append(None)
+            for m in moves:
+                c = step(s, m)
+                i = index.get(c)
+                if i is None:
+                    i = index[c] = len(states)
+                    states.append(c)
+                children.append(i)
+        child_start.append(len(children))
+    return GameGraph(
+        tuple(states),
+        index,
+        tuple(legal),
+        np.array(child_start, np.int64),
+        np.array(children, np.int64),
+        np.array(mover, np.int64),
+        tuple(returns),
+    )
+
+
+@frozen(eq=False)
+class _Rows:
+    """MENACE's positions as the kernel reads them (``kernels.menace.train``'s arguments)."""
+
+    boxes: tuple[tuple[str, tuple[Any, ...]], ...]  # box key and its moves, in box number order
+    refill: Any
+    position: Any
+    pos_box: Any
+    pos_start: Any
+    pos_moves: Any
+    pos_colour: Any
+    box_start: Any
+    outcome: Any
+
+
+@memo(size=32, why="one entry per (game, MENACE, seat, table layout) a process trains: few")
+def _rows(
+    game: Game[Any, Any],
+    menace: Menace,
+    seat: int,
+    table_seat: int,
+    layout: tuple[tuple[str, tuple[Any, ...]], ...],
+) -> _Rows | None:
+    """The rows of every position MENACE faces at ``seat`` with a table of ``layout`` (box key
+    and moves, in the table's order); None where the pure loop would stop with an error on
+    some position (it raises only if it meets it) or refill a box of unknown stage."""
+    import numpy as np
+
+    graph = game_graph(game)
+    table = MenaceTable(table_seat, {k: dict.fromkeys(moves, 0) for k, moves in layout})
+    loop = _TrainingLoop(menace, game, table, seat)
+    numbers: dict[str, int] = {}
+    boxes: list[tuple[str, tuple[Any, ...]]] = []
+    refill: list[int] = []
+    position = np.full(len(graph.states), -1, np.int64)
+    pos_box: list[int] = []
+    pos_start = [0]
+    pos_moves: list[int] = []
+    pos_colour: list[int] = []
+    outcome = np.zeros(len(graph.states), np.int64)
+    for s, state in enumerate(graph.states):
+        done = graph.returns[s]
+        if done is not None:
+            r = done[seat]
+            outcome[s] = (r > 0) - (r < 0)
+            continue
+        if graph.mover[s] != seat:
+            continue
+        try:
+            here = loop.position(state)
+        except ValueError:  # no box for a position with a choice: the pure loop says so
+            return None
+        legal = graph.legal[s]
+        if here.counts is None:  # a forced move: row -1 plays legal index 0
+            if legal[0] != here.moves[0]:
+                return None
+            continue
+        b = numbers.get(here.key)
+        if b is None:
+            b = numbers[here.key] = len(boxes)
+            boxes.append((here.key, tuple(table.boxes[here.key])))
+            if here.stage is None and menace.empty == "refill":
+                return None  # the pure loop would look its stage up and fail
+            refill.append(-1 if here.stage is None else menace.stage_beads(here.stage))
+        position[s] = len(pos_box)
+        pos_box.append(b)
+        where = {m: i for i, m in enumerate(legal)}
+        pos_moves.extend(where[m] for m in here.moves)
+        pos_colour.extend(-1 if c is None else c for c in here.rewards)
+        pos_start.append(len(pos_moves))
+    box_start = np.cumsum([0, *(len(moves) for _, moves in boxes)], dtype=np.int64)
+    return _Rows(
+        tuple(boxes),
+        np.array(refill, np.int64),
+        position,
+        np.array(pos_box, np.int64),
+        np.array(pos_start, np.int64),
+        np.array(pos_moves, np.int64),
+        np.array(pos_colour, np.int64),
+        box_start,
+        outcome,
+    )
+
+
+@frozen(eq=False)
+class _Draws:
+    """The opponent's ``ListDraw`` in every position it faces, as legal indices."""
+
+    kind: int
+    p: float
+    first_start: Any
+    first: Any
+    second_start: Any
+    second: Any
+
+
+@memo(size=32, why="one entry per (game, opponent, seat) a process trains against: few")
+def _draws(game: Game[Any, Any], opponent: Agent, seat: int) -> _Draws | None:
+    """What ``opponent`` draws from in each position where it moves (the other seat than
+    ``seat``), or None without ``list_draw`` or with draws that change kind or coin."""
+    import numpy as np
+
+    list_draw = list_draw_of(opponent)
+    if list_draw is None:
+        return None
+    graph = game_graph(game)
+    kinds: set[tuple[str, float]] = set()
+    first_start, second_start = [0], [0]
+    first: list[int] = []
+    second: list[int] = []
+    for s, state in enumerate(graph.states):
+        if graph.mover[s] == 1 - seat:
+            drawn = list_draw(game, state)
+            kinds.add((drawn.kind, drawn.p))
+            where = {m: i for i, m in enumerate(graph.legal[s])}
+            first.extend(where[m] for m in drawn.first)
+            second.extend(where[m] for m in drawn.second)
+        first_start.append(len(first))
+        second_start.append(len(second))
+    if len(kinds) > 1:
+        return None
+    kind, p = kinds.pop() if kinds else ("choice", 1.0)
+    return _Draws(_KINDS[kind], p, np.array(first_start, np.int64), np.array(first, np.int64),
+                  np.array(second_start, np.int64), np.array(second, np.int64))  # fmt: skip
+
+
+def array_train_games(
+    menace: Menace,
+    game: Game[Any, Any],
+    table: MenaceTable,
+    seat: int,
+    opponent: Agent,
+    key: Key,
+    games: int,
+    start: int,
+    loop: Loop = "auto",
+) -> tuple[MenaceTable, tuple[Episode, ...]] | None:
+    """``Menace.train_games`` on the game's arrays, or None where they do not apply.
+
+    Args:
+        loop: ``"compiled"`` (the kernel; None without numba), ``"python"`` (its twin on lists)
+            or ``"auto"``: the kernel where numba runs and the call has ``COMPILED_FROM`` games or
+            more (or the kernel ran before in this process), its twin otherwise.
+    """
+    if observation_of(game) is not None or list_draw_of(opponent) is None:
+        return None
+    kernel = None
+    if loop == "compiled" or (loop == "auto" and (games >= COMPILED_FROM or _warm())):
+        kernel = compiled.kernels("menace", compiled.AGENT_KERNELS)
+        if kernel is None and loop == "compiled":
+            return None
+    layout = tuple((k, tuple(box)) for k, box in table.boxes.items())
+    rows = _rows(game, menace, seat, table.seat, layout)
+    draws = _draws(game, opponent, seat)
+    if rows is None or draws is None:
+        return None
+    graph = game_graph(game)
+    beads = [table.boxes[k][m] for k, moves in rows.boxes for m in moves]
+    win, draw, loss = menace.incentives
+    learning = (win, draw, loss, 1 if menace.empty == "floor" else 0, BEAD_LIMIT,
+                1 if menace.empty == "refill" else 0)  # fmt: skip
+    if kernel is None:
+        after = list(beads)
+        plies, lengths, resigned = _train_python(key, start, games, seat, graph, rows, draws,
+                                                 after, learning)  # fmt: skip
+    else:
+        after, plies, lengths, resigned = _train_compiled(kernel, key, start, games, seat, graph,
+                                                          rows, draws, beads, learning)  # fmt: skip
+    episodes = _episodes(graph, plies, lengths, resigned)
+    return _table(table, rows, beads, after), tuple(episodes)
+
+
+COMPILED_FROM = 20_000
+"""Games in one call from which ``"auto"`` runs the kernel in a process that has not yet: numba's
+start (its import and the first call's loading of the cached machine code, about 0.6 s of CPU)
+costs about as much as the Python twin spends on that many games."""
+
+
+def _warm() -> bool:
+    """Whether numba runs here and the kernel already ran in this process (numba's start is
+    paid): numba's dispatcher knows the signatures it loaded."""
+    kernel = compiled.kernels("menace", compiled.AGENT_KERNELS) if compiled.loaded() else None
+    return kernel is not None and bool(kernel.train.signatures)
+
+
+def _train_compiled(
+    kernel: Any,
+    key: Key,
+    start: int,
+    games: int,
+    seat: int,
+    graph: GameGraph,
+    rows: _Rows,
+    draws: _Draws,
+    beads: list[int],
+    learning: tuple[int, int, int, int, int, int],
+) -> tuple[list[int], list[int], list[int], list[int]]:
+    """The kernel's games: the beads after them, the legal indices played, each game's length
+    and who resigned in it (-1: nobody), as ``_train_python`` gives them."""
+    import numpy as np
+
+    counts = np.array(beads, np.int64)
+    rules = np.array(learning, np.int64)
+    lengths = np.zeros(games, np.int64)
+    resigned = np.zeros(games, np.int64)
+    plies: list[int] = []
+    done = 0
+    room = 16  # plies per game kept for the games left: more after a game that did not fit
+    while done < games:
+        buffer = np.zeros(room * (games - done), np.int64)
+        n = kernel.train(
+            compiled.as_int64(key), start + done, games - done, seat, 0,
+            graph.child_start, graph.children, graph.mover, rows.outcome, rows.position,
+            rows.pos_box, rows.pos_start, rows.pos_moves, rows.pos_colour, rows.box_start,
+            rows.refill, counts, rules, draws.kind, draws.p, draws.first_start, draws.first,
+            draws.second_start, draws.second, buffer, lengths[done:], resigned[done:],
+        )  # fmt: skip
+        played = abs(n)
+        plies += buffer[: int(lengths[done : done + played].sum())].tolist()
+        done += played
+        room = room if played else 2 * room
+        if n < 0:
+            break  # refused: every later game is refused too
+    return counts.tolist(), plies, lengths[:done].tolist(), resigned[:done].tolist()
+
+
+def _episodes(
+    graph: GameGraph, plies: list[int], lengths: list[int], resigned: list[int]
+) -> list[Episode]:
+    """The episodes of the games played (the legal index of every move on ``plies``, the games
+    one after another)."""
+    states_of, legal_of, returns_of = graph.states, graph.legal, graph.returns
+    children, child_start = graph.children.tolist(), graph.child_start.tolist()
+    mover = graph.mover.tolist()
+    out: list[Episode] = []
+    at = 0
+    for length, gave_up in zip(lengths, resigned, strict=True):
+        s = 0
+        ids = [0]
+        moves = []
+        for li in plies[at : at + length]:
+            moves.append(legal_of[s][li])
+            s = children[child_start[s] + li]
+            ids.append(s)
+        at += length
+        states = tuple(states_of[i] for i in ids)
+        movers = tuple(mover[i] for i in ids[:-1])
+        if gave_up >= 0:
+            out.append(Episode(states, tuple(moves), movers, resign_returns(gave_up), gave_up))
+        else:
+            returns = returns_of[s]
+            assert returns is not None  # the games are played to the end
+            out.append(Episode(states, tuple(moves), movers, returns))
+    return out
+
+
+def _table(table: MenaceTable, rows: _Rows, before: list[int], after: list[int]) -> MenaceTable:
+    """``table`` with the beads of every box the games changed written back."""
+    ev = table.boxes.evolver()
+    ends = rows.box_start.tolist()
+    for (k, moves), a, e in zip(rows.boxes, ends, ends[1:], strict=False):
+        if before[a:e] != after[a:e]:
+            ev[k] = pmap(dict(zip(moves, after[a:e], strict=True)))
+    return MenaceTable(table.seat, ev.persistent())
+
+
+def _train_python(
+    key: Key,
+    start: int,
+    games: int,
+    seat: int,
+    graph: GameGraph,
+    rows: _Rows,
+    draws: _Draws,
+    beads: list[int],
+    learning: tuple[int, int, int, int, int, int],
+) -> tuple[list[int], list[int], list[int]]:
+    """The kernel's loop in Python on lists (``kernels.menace.train``, line for line): the legal
+    indices played, each game's length and who resigned in it (-1: nobody); ``beads`` changes
+    in place."""
+    child_start, children = graph.child_start.tolist(), graph.children.tolist()
+    mover, outcome, position = graph.mover.tolist(), rows.outcome.tolist(), rows.position.tolist()
+    pos_box, pos_start = rows.pos_box.tolist(), rows.pos_start.tolist()
+    pos_moves, pos_colour = rows.pos_moves.tolist(), rows.pos_colour.tolist()
+    box_start, box_refill = rows.box_start.tolist(), rows.refill.tolist()
+    first_start, first = draws.first_start.tolist(), draws.first.tolist()
+    second_start, second = draws.second_start.tolist(), draws.second.tolist()
+    choice, p = draws.kind == _KINDS["choice"], draws.p
+    coin = 1 << 64 if p >= 1.0 else p * 4294967296.0
+    win, draw, loss, floor, limit, refill = learning
+    plies: list[int] = []
+    lengths: list[int] = []
+    resigned: list[int] = []
+    unit = 1.0 / (1 << 53)
+    for g in range(start, start + games):
+        gk = fold_in(key, g)
+        s = ply = 0
+        drawn: list[tuple[int, int]] = []
+        gave_up = -1
+        moved = False
+        while child_start[s + 1] > child_start[s]:
+            if mover[s] == seat:
+                row = position[s]
+                if row < 0:
+                    li = 0
+                else:
+                    a, e = pos_start[row], pos_start[row + 1]
+                    b = pos_box[row]
+                    off = box_start[b]
+                    counts = beads[off : off + e - a]
+                    total = sum(counts)
+                    if total == 0:
+                        if not refill:
+                            gave_up = seat
+                            break
+                        counts = [box_refill[b]] * (e - a)
+                        total = box_refill[b] * (e - a)
+                    target = (fold_bits(gk, ply) >> 11) * unit * total
+                    acc = 0.0
+                    j = e - a - 1
+                    for i, c in enumerate(counts):
+                        acc += c
+                        if target < acc:
+                            j = i
+                            break
+                    li = pos_moves[a + j]
+                    colour = pos_colour[a + j]
+                    if colour >= 0:
+                        drawn.append((b, colour))
+                moved = True
+            else:
+                r = fold_bits(gk, ply)
+                if choice:
+                    a = first_start[s]
+                    li = first[a + ((r * (first_start[s + 1] - a)) >> 64)]
+                elif (r >> 32) < coin:
+                    a = first_start[s]
+                    li = first[a + (((r & 0xFFFFFFFF) * (first_start[s + 1] - a)) >> 32)]
+                else:
+                    a = second_start[s]
+                    li = second[a + (((r & 0xFFFFFFFF) * (second_start[s + 1] - a)) >> 32)]
+            plies.append(li)
+            s = children[child_start[s] + li]
+            ply += 1
+        result = (-1 if gave_up == seat else 1) if gave_up >= 0 else outcome[s]
+        delta = win if result > 0 else loss if result < 0 else draw
+        for b, colour in drawn:
+            off, end = box_start[b], box_start[b + 1]
+            if refill and box_refill[b] >= 0 and not any(beads[off:end]):
+                beads[off:end] = [box_refill[b]] * (end - off)
+            beads[off + colour] = min(limit, max(floor, beads[off + colour] + delta))
+        lengths.append(ply)
+        resigned.append(gave_up)
+        if gave_up == seat and not moved:
+            break
+    return plies, lengths, resigned
