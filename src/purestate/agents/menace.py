@@ -373,6 +373,7 @@ class Menace:
         key: Key,
         games: int,
         start: int = 0,
+        run_games: int | None = None,
     ) -> tuple[MenaceTable, tuple[Episode, ...]]:
         """Games ``start`` .. ``start + games - 1`` against ``opponent`` (which does not learn):
         the table after the last game and the episodes (the ``FusedTraining`` hook).
@@ -381,9 +382,9 @@ class Menace:
         compares them), with the beads kept in local lists for the whole call and one persistent
         table built at the end. Against an opponent whose draws can be tabulated (``rules``,
         ``random``: ``core.agent.TabledDraws``) the games are played on the game's arrays
-        (``agents.menace_compiled``: numba's kernel for long calls, its Python twin otherwise),
-        else by ``reference_train_games``; the same games and tables either way. Stops after a
-        game MENACE refused to play.
+        (``agents.menace_compiled``: numba's kernel where the run is long, ``run_games`` games
+        if given, its Python twin otherwise), else by ``reference_train_games``; the same games
+        and tables either way. Stops after a game MENACE refused to play.
         """
         played: list[Episode] = []
         if observation_of(game) is not None:
@@ -400,7 +401,8 @@ class Menace:
         require_game(game)  # as ``play`` does before a game
         from purestate.agents.menace_compiled import array_train_games
 
-        fast = array_train_games(self, game, table, seat, opponent, key, games, start)
+        fast = array_train_games(self, game, table, seat, opponent, key, games, start,
+                                 run_games=max(games, run_games or 0))  # fmt: skip
         if fast is not None:
             return fast
         return reference_train_games(self, game, table, seat, opponent, opponent_table, key,

@@ -237,18 +237,23 @@ def array_train_games(
     games: int,
     start: int,
     loop: Loop = "auto",
+    run_games: int = 0,
 ) -> tuple[MenaceTable, tuple[Episode, ...]] | None:
     """``Menace.train_games`` on the game's arrays, or None where they do not apply.
 
     Args:
-        loop: ``"compiled"`` (the kernel; None without numba), ``"python"`` (its twin on lists)
-            or ``"auto"``: the kernel where numba runs and the call has ``COMPILED_FROM`` games or
-            more (or the kernel ran before in this process), its twin otherwise.
+        loop: ``"compiled"`` (the kernel; None without numba), ``"python"`` (its twin) or
+            ``"auto"``: the kernel where numba runs and the run (``run_games``, this call's
+            games if more) has ``COMPILED_FROM`` games or more, or the kernel already ran in this
+            process; its twin otherwise.
+        run_games: The games of the run this call is a stretch of.
     """
     if observation_of(game) is not None or list_draw_of(opponent) is None:
         return None
     kernel = None
-    if loop == "compiled" or (loop == "auto" and (games >= COMPILED_FROM or _warm())):
+    if loop == "compiled" or (
+        loop == "auto" and (max(games, run_games) >= COMPILED_FROM or _warm())
+    ):
         kernel = compiled.kernels("menace", compiled.AGENT_KERNELS)
         if kernel is None and loop == "compiled":
             return None
@@ -264,19 +269,18 @@ def array_train_games(
                 1 if menace.empty == "refill" else 0)  # fmt: skip
     if kernel is None:
         after = list(beads)
-        plies, lengths, resigned = _train_python(key, start, games, seat, graph, rows, draws,
-                                                 after, learning)  # fmt: skip
+        episodes = _train_python(key, start, games, seat, graph, rows, draws, after, learning)
     else:
         after, plies, lengths, resigned = _train_compiled(kernel, key, start, games, seat, graph,
                                                           rows, draws, beads, learning)  # fmt: skip
-    episodes = _episodes(graph, plies, lengths, resigned)
+        episodes = _episodes(graph, plies, lengths, resigned)
     return _table(table, rows, beads, after), tuple(episodes)
 
 
-COMPILED_FROM = 20_000
-"""Games in one call from which ``"auto"`` runs the kernel in a process that has not yet: numba's
+COMPILED_FROM = 40_000
+"""The run's games from which ``"auto"`` runs the kernel in a process that has not yet: numba's
 start (its import and the first call's loading of the cached machine code, about 0.6 s of CPU)
-costs about as much as the Python twin spends on that many games."""
+costs about as much as the kernel saves on 30,000 games against the Python twin."""
 
 
 def _warm() -> bool:
@@ -367,6 +371,42 @@ def _table(table: MenaceTable, rows: _Rows, before: list[int], after: list[int])
     return MenaceTable(table.seat, ev.persistent())
 
 
+@frozen(eq=False)
+class _Plan:
+    """The arrays as tuples per position, for the Python twin: for each position, its successors
+    by legal index and what the player to move draws from there (``_plan``)."""
+
+    children: tuple[tuple[int, ...], ...]
+    mine: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]] | None, ...]
+    theirs: tuple[tuple[tuple[int, ...], tuple[int, ...]] | None, ...]
+
+
+@memo(size=32, why="one entry per (rows, draws) pair, themselves memoised: few")
+def _plan(graph: GameGraph, rows: _Rows, draws: _Draws, seat: int) -> _Plan:
+    """``_Plan`` of the arrays: MENACE's rows as (box, first bead, legal indices, colours), or
+    None for a forced move; the opponent's draws as (first, second) legal indices."""
+    cs, kids = graph.child_start.tolist(), graph.children.tolist()
+    position, pos_box, pos_start = (rows.position.tolist(), rows.pos_box.tolist(),
+                                    rows.pos_start.tolist())  # fmt: skip
+    pos_moves, pos_colour = rows.pos_moves.tolist(), rows.pos_colour.tolist()
+    fs, first, ss, second = (draws.first_start.tolist(), draws.first.tolist(),
+                             draws.second_start.tolist(), draws.second.tolist())  # fmt: skip
+    box_start = rows.box_start.tolist()
+    mover = graph.mover.tolist()
+    mine: list[tuple[int, int, tuple[int, ...], tuple[int, ...]] | None] = []
+    theirs: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
+    for s in range(len(graph.states)):
+        row = position[s]
+        if mover[s] == seat and row >= 0:
+            a, e, b = pos_start[row], pos_start[row + 1], pos_box[row]
+            mine.append((b, box_start[b], tuple(pos_moves[a:e]), tuple(pos_colour[a:e])))
+        else:
+            mine.append(None)
+        theirs.append((tuple(first[fs[s] : fs[s + 1]]), tuple(second[ss[s] : ss[s + 1]])))
+    children = tuple(tuple(kids[cs[s] : cs[s + 1]]) for s in range(len(graph.states)))
+    return _Plan(children, tuple(mine), tuple(theirs))
+
+
 def _train_python(
     key: Key,
     start: int,
@@ -377,83 +417,88 @@ def _train_python(
     draws: _Draws,
     beads: list[int],
     learning: tuple[int, int, int, int, int, int],
-) -> tuple[list[int], list[int], list[int]]:
-    """The kernel's loop in Python on lists (``kernels.menace.train``, line for line): the legal
-    indices played, each game's length and who resigned in it (-1: nobody); ``beads`` changes
-    in place."""
-    child_start, children = graph.child_start.tolist(), graph.children.tolist()
-    mover, outcome, position = graph.mover.tolist(), rows.outcome.tolist(), rows.position.tolist()
-    pos_box, pos_start = rows.pos_box.tolist(), rows.pos_start.tolist()
-    pos_moves, pos_colour = rows.pos_moves.tolist(), rows.pos_colour.tolist()
+) -> list[Episode]:
+    """The kernel's loop in Python (``kernels.menace.train``, draw for draw) on ``_plan``'s
+    tuples, building the episodes as it goes; ``beads`` changes in place."""
+    plan = _plan(graph, rows, draws, seat)
+    children_of, mine, theirs = plan.children, plan.mine, plan.theirs
+    states_of, legal_of, returns_of, mover = (graph.states, graph.legal, graph.returns,
+                                              graph.mover.tolist())  # fmt: skip
     box_start, box_refill = rows.box_start.tolist(), rows.refill.tolist()
-    first_start, first = draws.first_start.tolist(), draws.first.tolist()
-    second_start, second = draws.second_start.tolist(), draws.second.tolist()
     choice, p = draws.kind == _KINDS["choice"], draws.p
     coin = 1 << 64 if p >= 1.0 else p * 4294967296.0
     win, draw, loss, floor, limit, refill = learning
-    plies: list[int] = []
-    lengths: list[int] = []
-    resigned: list[int] = []
     unit = 1.0 / (1 << 53)
+    out: list[Episode] = []
     for g in range(start, start + games):
         gk = fold_in(key, g)
         s = ply = 0
+        ids = [0]
+        moves: list[Any] = []
         drawn: list[tuple[int, int]] = []
         gave_up = -1
         moved = False
-        while child_start[s + 1] > child_start[s]:
+        while kids := children_of[s]:
             if mover[s] == seat:
-                row = position[s]
-                if row < 0:
+                here = mine[s]
+                if here is None:
                     li = 0
                 else:
-                    a, e = pos_start[row], pos_start[row + 1]
-                    b = pos_box[row]
-                    off = box_start[b]
-                    counts = beads[off : off + e - a]
+                    b, off, options, colours = here
+                    n = len(options)
+                    counts = beads[off : off + n]
                     total = sum(counts)
                     if total == 0:
                         if not refill:
                             gave_up = seat
                             break
-                        counts = [box_refill[b]] * (e - a)
-                        total = box_refill[b] * (e - a)
+                        counts = [box_refill[b]] * n
+                        total = box_refill[b] * n
                     target = (fold_bits(gk, ply) >> 11) * unit * total
                     acc = 0.0
-                    j = e - a - 1
+                    j = n - 1
                     for i, c in enumerate(counts):
                         acc += c
                         if target < acc:
                             j = i
                             break
-                    li = pos_moves[a + j]
-                    colour = pos_colour[a + j]
-                    if colour >= 0:
-                        drawn.append((b, colour))
+                    li = options[j]
+                    if colours[j] >= 0:
+                        drawn.append((b, colours[j]))
                 moved = True
             else:
                 r = fold_bits(gk, ply)
+                first, second = theirs[s]  # type: ignore[misc]
                 if choice:
-                    a = first_start[s]
-                    li = first[a + ((r * (first_start[s + 1] - a)) >> 64)]
+                    li = first[(r * len(first)) >> 64]
                 elif (r >> 32) < coin:
-                    a = first_start[s]
-                    li = first[a + (((r & 0xFFFFFFFF) * (first_start[s + 1] - a)) >> 32)]
+                    li = first[((r & 0xFFFFFFFF) * len(first)) >> 32]
                 else:
-                    a = second_start[s]
-                    li = second[a + (((r & 0xFFFFFFFF) * (second_start[s + 1] - a)) >> 32)]
-            plies.append(li)
-            s = children[child_start[s] + li]
+                    li = second[((r & 0xFFFFFFFF) * len(second)) >> 32]
+            moves.append(legal_of[s][li])
+            s = kids[li]
+            ids.append(s)
             ply += 1
-        result = (-1 if gave_up == seat else 1) if gave_up >= 0 else outcome[s]
+        result = (-1 if gave_up == seat else 1) if gave_up >= 0 else _sign(returns_of[s], seat)
         delta = win if result > 0 else loss if result < 0 else draw
         for b, colour in drawn:
             off, end = box_start[b], box_start[b + 1]
             if refill and box_refill[b] >= 0 and not any(beads[off:end]):
                 beads[off:end] = [box_refill[b]] * (end - off)
             beads[off + colour] = min(limit, max(floor, beads[off + colour] + delta))
-        lengths.append(ply)
-        resigned.append(gave_up)
-        if gave_up == seat and not moved:
-            break
-    return plies, lengths, resigned
+        states = tuple([states_of[i] for i in ids])
+        movers = tuple([mover[i] for i in ids[:-1]])
+        if gave_up >= 0:
+            out.append(Episode(states, tuple(moves), movers, resign_returns(gave_up), gave_up))
+            if gave_up == seat and not moved:
+                break  # refused: every later game is refused too
+        else:
+            out.append(Episode(states, tuple(moves), movers, returns_of[s]))  # type: ignore[arg-type]
+    return out
+
+
+def _sign(returns: tuple[float, float] | None, seat: int) -> int:
+    """``Episode.outcome`` of a finished position's returns."""
+    assert returns is not None  # the games are played to the end
+    r = returns[seat]
+    return (r > 0) - (r < 0)

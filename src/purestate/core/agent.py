@@ -235,6 +235,7 @@ class FusedTraining(Protocol):
         key: Key,
         games: int,
         start: int = 0,
+        run_games: int | None = None,
     ) -> tuple[Any, tuple[Any, ...]]:
         """Games ``start`` .. ``start + games - 1`` of learning from ``seat`` against
         ``opponent`` (an agent whose ``learns`` is False, playing from ``opponent_table``): the
@@ -244,7 +245,8 @@ class FusedTraining(Protocol):
         returns exactly the episodes and tables the fold (``core.learning.train`` with only
         ``seat`` learning) gives for the same key, only faster. Stops early after a game the
         learner refused to play (it resigned before its first move, as MENACE with an empty
-        first box): the run ends there.
+        first box): the run ends there. ``run_games`` (the games of the whole run the call is a
+        stretch of) may guide how the games are played, never what they are.
         """
         ...
 
