@@ -155,10 +155,10 @@ def matchboxes(
         mover = game.to_move(s)
         stage = stage_of[s]
         if mover == seat and (include_forced or len(legal) > 1):
-            rep, _ = game.canonical(s)
-            k = game.encode(rep)
+            # through the memo: the training loops look the same positions up again
+            k, _ = box_key(game, s)
             if k not in boxes:
-                boxes[k] = _box(game, rep, k, stage, dedupe)
+                boxes[k] = _box(game, game.canonical(s)[0], k, stage, dedupe)
         nxt_stage = stage + 1 if mover == seat else stage
         for m in legal:
             c = game.step(s, m)
