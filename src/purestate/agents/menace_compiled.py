@@ -267,12 +267,12 @@ def array_train_games(
     win, draw, loss = menace.incentives
     learning = (win, draw, loss, 1 if menace.empty == "floor" else 0, BEAD_LIMIT,
                 1 if menace.empty == "refill" else 0)  # fmt: skip
+    arrays = _Arrays(graph, rows, draws, seat, learning)
     if kernel is None:
         after = list(beads)
-        episodes = _train_python(key, start, games, seat, graph, rows, draws, after, learning)
+        episodes = _train_python(arrays, key, start, games, after)
     else:
-        after, plies, lengths, resigned = _train_compiled(kernel, key, start, games, seat, graph,
-                                                          rows, draws, beads, learning)  # fmt: skip
+        after, plies, lengths, resigned = _train_compiled(kernel, arrays, key, start, games, beads)
         episodes = _episodes(graph, plies, lengths, resigned)
     return _table(table, rows, beads, after), tuple(episodes)
 
@@ -290,24 +290,28 @@ def _warm() -> bool:
     return kernel is not None and bool(kernel.train.signatures)
 
 
+@frozen(eq=False)
+class _Arrays:
+    """What both loops play on: the game, MENACE's rows, the opponent's draws, MENACE's seat and
+    its learning (``win, draw, loss, floor, limit, refill``, as the kernel takes it)."""
+
+    graph: GameGraph
+    rows: _Rows
+    draws: _Draws
+    seat: int
+    learning: tuple[int, int, int, int, int, int]
+
+
 def _train_compiled(
-    kernel: Any,
-    key: Key,
-    start: int,
-    games: int,
-    seat: int,
-    graph: GameGraph,
-    rows: _Rows,
-    draws: _Draws,
-    beads: list[int],
-    learning: tuple[int, int, int, int, int, int],
+    kernel: Any, arrays: _Arrays, key: Key, start: int, games: int, beads: list[int]
 ) -> tuple[list[int], list[int], list[int], list[int]]:
     """The kernel's games: the beads after them, the legal indices played, each game's length
     and who resigned in it (-1: nobody), as ``_train_python`` gives them."""
     import numpy as np
 
+    graph, rows, draws, seat = arrays.graph, arrays.rows, arrays.draws, arrays.seat
     counts = np.array(beads, np.int64)
-    rules = np.array(learning, np.int64)
+    rules = np.array(arrays.learning, np.int64)
     lengths = np.zeros(games, np.int64)
     resigned = np.zeros(games, np.int64)
     plies: list[int] = []
@@ -408,18 +412,11 @@ def _plan(graph: GameGraph, rows: _Rows, draws: _Draws, seat: int) -> _Plan:
 
 
 def _train_python(
-    key: Key,
-    start: int,
-    games: int,
-    seat: int,
-    graph: GameGraph,
-    rows: _Rows,
-    draws: _Draws,
-    beads: list[int],
-    learning: tuple[int, int, int, int, int, int],
+    arrays: _Arrays, key: Key, start: int, games: int, beads: list[int]
 ) -> list[Episode]:
     """The kernel's loop in Python (``kernels.menace.train``, draw for draw) on ``_plan``'s
     tuples, building the episodes as it goes; ``beads`` changes in place."""
+    graph, rows, draws, seat = arrays.graph, arrays.rows, arrays.draws, arrays.seat
     plan = _plan(graph, rows, draws, seat)
     children_of, mine, theirs = plan.children, plan.mine, plan.theirs
     states_of, legal_of, returns_of, mover = (graph.states, graph.legal, graph.returns,
@@ -427,7 +424,7 @@ def _train_python(
     box_start, box_refill = rows.box_start.tolist(), rows.refill.tolist()
     choice, p = draws.kind == _KINDS["choice"], draws.p
     coin = 1 << 64 if p >= 1.0 else p * 4294967296.0
-    win, draw, loss, floor, limit, refill = learning
+    win, draw, loss, floor, limit, refill = arrays.learning
     unit = 1.0 / (1 << 53)
     out: list[Episode] = []
     for g in range(start, start + games):
