@@ -52,17 +52,15 @@ class GameGraph:
     states: tuple[Any, ...]
     index: dict[Any, int]
     legal: tuple[tuple[Any, ...], ...]
-    child_start: Any
-    children: Any
-    mover: Any
+    child_start: tuple[int, ...]
+    children: tuple[int, ...]
+    mover: tuple[int, ...]
     returns: tuple[tuple[float, float] | None, ...]
 
 
 @memo(size=8, why="one walk per enumerable game a process trains MENACE on: few, and large")
 def game_graph(game: Game[Any, Any]) -> GameGraph:
     """``game`` walked breadth first from its start (MENACE's games are enumerable)."""
-    import numpy as np
-
     start = game.initial()
     states: list[Any] = [start]
     index = {start: 0}
@@ -94,9 +92,9 @@ def game_graph(game: Game[Any, Any]) -> GameGraph:
         tuple(states),
         index,
         tuple(legal),
-        np.array(child_start, np.int64),
-        np.array(children, np.int64),
-        np.array(mover, np.int64),
+        tuple(child_start),
+        tuple(children),
+        tuple(mover),
         tuple(returns),
     )
 
@@ -106,14 +104,14 @@ class _Rows:
     """MENACE's positions as the kernel reads them (``kernels.menace.train``'s arguments)."""
 
     boxes: tuple[tuple[str, tuple[Any, ...]], ...]  # box key and its moves, in box number order
-    refill: Any
-    position: Any
-    pos_box: Any
-    pos_start: Any
-    pos_moves: Any
-    pos_colour: Any
-    box_start: Any
-    outcome: Any
+    refill: tuple[int, ...]
+    position: tuple[int, ...]
+    pos_box: tuple[int, ...]
+    pos_start: tuple[int, ...]
+    pos_moves: tuple[int, ...]
+    pos_colour: tuple[int, ...]
+    box_start: tuple[int, ...]
+    outcome: tuple[int, ...]
 
 
 @memo(size=32, why="one entry per (game, MENACE, seat, table layout) a process trains: few")
@@ -127,20 +125,18 @@ def _rows(
     """The rows of every position MENACE faces at ``seat`` with a table of ``layout`` (box key
     and moves, in the table's order); None where the pure loop would stop with an error on
     some position (it raises only if it meets it) or refill a box of unknown stage."""
-    import numpy as np
-
     graph = game_graph(game)
     table = MenaceTable(table_seat, {k: dict.fromkeys(moves, 0) for k, moves in layout})
     loop = _TrainingLoop(menace, game, table, seat)
     numbers: dict[str, int] = {}
     boxes: list[tuple[str, tuple[Any, ...]]] = []
     refill: list[int] = []
-    position = np.full(len(graph.states), -1, np.int64)
+    position = [-1] * len(graph.states)
     pos_box: list[int] = []
     pos_start = [0]
     pos_moves: list[int] = []
     pos_colour: list[int] = []
-    outcome = np.zeros(len(graph.states), np.int64)
+    outcome = [0] * len(graph.states)
     for s, state in enumerate(graph.states):
         done = graph.returns[s]
         if done is not None:
@@ -171,17 +167,19 @@ def _rows(
         pos_moves.extend(where[m] for m in here.moves)
         pos_colour.extend(-1 if c is None else c for c in here.rewards)
         pos_start.append(len(pos_moves))
-    box_start = np.cumsum([0, *(len(moves) for _, moves in boxes)], dtype=np.int64)
+    box_start = [0]
+    for _, moves in boxes:
+        box_start.append(box_start[-1] + len(moves))
     return _Rows(
         tuple(boxes),
-        np.array(refill, np.int64),
-        position,
-        np.array(pos_box, np.int64),
-        np.array(pos_start, np.int64),
-        np.array(pos_moves, np.int64),
-        np.array(pos_colour, np.int64),
-        box_start,
-        outcome,
+        tuple(refill),
+        tuple(position),
+        tuple(pos_box),
+        tuple(pos_start),
+        tuple(pos_moves),
+        tuple(pos_colour),
+        tuple(box_start),
+        tuple(outcome),
     )
 
 
@@ -191,18 +189,16 @@ class _Draws:
 
     kind: int
     p: float
-    first_start: Any
-    first: Any
-    second_start: Any
-    second: Any
+    first_start: tuple[int, ...]
+    first: tuple[int, ...]
+    second_start: tuple[int, ...]
+    second: tuple[int, ...]
 
 
 @memo(size=32, why="one entry per (game, opponent, seat) a process trains against: few")
 def _draws(game: Game[Any, Any], opponent: Agent, seat: int) -> _Draws | None:
     """What ``opponent`` draws from in each position where it moves (the other seat than
     ``seat``), or None without ``list_draw`` or with draws that change kind or coin."""
-    import numpy as np
-
     list_draw = list_draw_of(opponent)
     if list_draw is None:
         return None
@@ -223,8 +219,8 @@ def _draws(game: Game[Any, Any], opponent: Agent, seat: int) -> _Draws | None:
     if len(kinds) > 1:
         return None
     kind, p = kinds.pop() if kinds else ("choice", 1.0)
-    return _Draws(_KINDS[kind], p, np.array(first_start, np.int64), np.array(first, np.int64),
-                  np.array(second_start, np.int64), np.array(second, np.int64))  # fmt: skip
+    return _Draws(_KINDS[kind], p, tuple(first_start), tuple(first), tuple(second_start),
+                  tuple(second))  # fmt: skip
 
 
 def array_train_games(
@@ -310,6 +306,8 @@ def _train_compiled(
     import numpy as np
 
     graph, rows, draws, seat = arrays.graph, arrays.rows, arrays.draws, arrays.seat
+    fixed = _numbered(graph, rows).arrays
+    opponent = _numbered_draws(draws).arrays
     counts = np.array(beads, np.int64)
     rules = np.array(arrays.learning, np.int64)
     lengths = np.zeros(games, np.int64)
@@ -319,13 +317,9 @@ def _train_compiled(
     room = 16  # plies per game kept for the games left: more after a game that did not fit
     while done < games:
         buffer = np.zeros(room * (games - done), np.int64)
-        n = kernel.train(
-            compiled.as_int64(key), start + done, games - done, seat, 0,
-            graph.child_start, graph.children, graph.mover, rows.outcome, rows.position,
-            rows.pos_box, rows.pos_start, rows.pos_moves, rows.pos_colour, rows.box_start,
-            rows.refill, counts, rules, draws.kind, draws.p, draws.first_start, draws.first,
-            draws.second_start, draws.second, buffer, lengths[done:], resigned[done:],
-        )  # fmt: skip
+        n = kernel.train(compiled.as_int64(key), start + done, games - done, seat, 0, *fixed,
+                         counts, rules, draws.kind, draws.p, *opponent, buffer, lengths[done:],
+                         resigned[done:])  # fmt: skip
         played = abs(n)
         plies += buffer[: int(lengths[done : done + played].sum())].tolist()
         done += played
@@ -335,14 +329,40 @@ def _train_compiled(
     return counts.tolist(), plies, lengths[:done].tolist(), resigned[:done].tolist()
 
 
+@frozen(eq=False)
+class _Numbered:
+    """Int64 arrays for the kernel (it only reads them), in its order of arguments."""
+
+    arrays: tuple[Any, ...]
+
+
+@memo(size=32, why="one entry per (graph, rows) pair, themselves memoised: few")
+def _numbered(graph: GameGraph, rows: _Rows) -> _Numbered:
+    """The kernel's arrays of the game and of MENACE's rows."""
+    import numpy as np
+
+    columns = (graph.child_start, graph.children, graph.mover, rows.outcome, rows.position,
+               rows.pos_box, rows.pos_start, rows.pos_moves, rows.pos_colour, rows.box_start,
+               rows.refill)  # fmt: skip
+    return _Numbered(tuple(np.array(x, np.int64) for x in columns))
+
+
+@memo(size=32, why="one entry per opponent's draws, themselves memoised: few")
+def _numbered_draws(draws: _Draws) -> _Numbered:
+    """The kernel's arrays of the opponent's draws."""
+    import numpy as np
+
+    columns = (draws.first_start, draws.first, draws.second_start, draws.second)
+    return _Numbered(tuple(np.array(x, np.int64) for x in columns))
+
+
 def _episodes(
     graph: GameGraph, plies: list[int], lengths: list[int], resigned: list[int]
 ) -> list[Episode]:
     """The episodes of the games played (the legal index of every move on ``plies``, the games
     one after another)."""
     states_of, legal_of, returns_of = graph.states, graph.legal, graph.returns
-    children, child_start = graph.children.tolist(), graph.child_start.tolist()
-    mover = graph.mover.tolist()
+    children, child_start, mover = graph.children, graph.child_start, graph.mover
     out: list[Episode] = []
     at = 0
     for length, gave_up in zip(lengths, resigned, strict=True):
@@ -368,7 +388,7 @@ def _episodes(
 def _table(table: MenaceTable, rows: _Rows, before: list[int], after: list[int]) -> MenaceTable:
     """``table`` with the beads of every box the games changed written back."""
     ev = table.boxes.evolver()
-    ends = rows.box_start.tolist()
+    ends = rows.box_start
     for (k, moves), a, e in zip(rows.boxes, ends, ends[1:], strict=False):
         if before[a:e] != after[a:e]:
             ev[k] = pmap(dict(zip(moves, after[a:e], strict=True)))
@@ -389,14 +409,10 @@ class _Plan:
 def _plan(graph: GameGraph, rows: _Rows, draws: _Draws, seat: int) -> _Plan:
     """``_Plan`` of the arrays: MENACE's rows as (box, first bead, legal indices, colours), or
     None for a forced move; the opponent's draws as (first, second) legal indices."""
-    cs, kids = graph.child_start.tolist(), graph.children.tolist()
-    position, pos_box, pos_start = (rows.position.tolist(), rows.pos_box.tolist(),
-                                    rows.pos_start.tolist())  # fmt: skip
-    pos_moves, pos_colour = rows.pos_moves.tolist(), rows.pos_colour.tolist()
-    fs, first, ss, second = (draws.first_start.tolist(), draws.first.tolist(),
-                             draws.second_start.tolist(), draws.second.tolist())  # fmt: skip
-    box_start = rows.box_start.tolist()
-    mover = graph.mover.tolist()
+    cs, kids, mover = graph.child_start, graph.children, graph.mover
+    position, pos_box, pos_start = rows.position, rows.pos_box, rows.pos_start
+    pos_moves, pos_colour, box_start = rows.pos_moves, rows.pos_colour, rows.box_start
+    fs, first, ss, second = draws.first_start, draws.first, draws.second_start, draws.second
     mine: list[tuple[int, int, tuple[int, ...], tuple[int, ...]] | None] = []
     theirs: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = []
     for s in range(len(graph.states)):
@@ -420,8 +436,8 @@ def _train_python(
     plan = _plan(graph, rows, draws, seat)
     children_of, mine, theirs = plan.children, plan.mine, plan.theirs
     states_of, legal_of, returns_of, mover = (graph.states, graph.legal, graph.returns,
-                                              graph.mover.tolist())  # fmt: skip
-    box_start, box_refill = rows.box_start.tolist(), rows.refill.tolist()
+                                              graph.mover)  # fmt: skip
+    box_start, box_refill = rows.box_start, rows.refill
     choice, p = draws.kind == _KINDS["choice"], draws.p
     coin = 1 << 64 if p >= 1.0 else p * 4294967296.0
     win, draw, loss, floor, limit, refill = arrays.learning
