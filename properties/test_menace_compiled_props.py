@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 import purestate
 from purestate.agents.menace import Menace, MenaceTable, reference_train_games
-from purestate.agents.menace_compiled import array_train_games
+from purestate.agents.menace_compiled import array_train_games, game_graph
 from purestate.core import compiled
-from purestate.core.keys import Key
+from purestate.core.agent import ListDraw
+from purestate.core.keys import Key, bits, choice
 
 from .strategies import keys
 
@@ -102,3 +103,27 @@ def test_train_games_chooses_the_arrays_against_tabulated_opponents() -> None:
     for opp in (rules, perfect):
         got = m.train_games(GAME, table, 0, opp, None, Key(7), 50)
         assert got == reference_train_games(m, GAME, table, 0, opp, None, Key(7), 50)
+
+
+def _listed_move(drawn: ListDraw, k: Key) -> object:
+    """The move a ``ListDraw`` promises for key ``k`` (its docstring's definition)."""
+    r = bits(k)
+    if drawn.kind == "choice":
+        return choice(k, drawn.first)
+    take = drawn.p >= 1.0 or (r >> 32) < drawn.p * 2**32
+    options = drawn.first if take else drawn.second
+    return options[((r & 0xFFFFFFFF) * len(options)) >> 32]
+
+
+@settings(max_examples=30, deadline=None)
+@given(OPPONENTS, keys(), st.integers(0, 5477))
+def test_list_draw_is_what_act_plays(opponent: str, k: Key, n: int) -> None:
+    """For every position (the game's graph, by number) and key, ``act`` plays the move its
+    ``list_draw`` says."""
+    agent = purestate.agent(opponent)
+    graph = game_graph(GAME)
+    state = graph.states[n % len(graph.states)]
+    if GAME.is_over(state):
+        return
+    drawn = agent.list_draw(GAME, state)  # type: ignore[attr-defined]
+    assert _listed_move(drawn, k) == agent.act(GAME, None, state, k).move
