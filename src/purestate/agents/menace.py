@@ -155,10 +155,10 @@ def matchboxes(
         mover = game.to_move(s)
         stage = stage_of[s]
         if mover == seat and (include_forced or len(legal) > 1):
-            rep, _ = game.canonical(s)
-            k = game.encode(rep)
+            # through the memo: the training loops look the same positions up again
+            k, _ = box_key(game, s)
             if k not in boxes:
-                boxes[k] = _box(game, rep, k, stage, dedupe)
+                boxes[k] = _box(game, game.canonical(s)[0], k, stage, dedupe)
         nxt_stage = stage + 1 if mover == seat else stage
         for m in legal:
             c = game.step(s, m)
@@ -373,13 +373,18 @@ class Menace:
         key: Key,
         games: int,
         start: int = 0,
+        run_games: int | None = None,
     ) -> tuple[MenaceTable, tuple[Episode, ...]]:
         """Games ``start`` .. ``start + games - 1`` against ``opponent`` (which does not learn):
         the table after the last game and the episodes (the ``FusedTraining`` hook).
 
         Exactly the games and tables of the fold (``act``, then ``learn`` after each game; a test
-        compares them), with the beads of the boxes met kept in local lists for the whole call
-        and one persistent table built at the end. Stops after a game MENACE refused to play.
+        compares them), with the beads kept in local lists for the whole call and one persistent
+        table built at the end. Against an opponent whose draws can be tabulated (``rules``,
+        ``random``: ``core.agent.TabledDraws``) the games are played on the game's arrays
+        (``agents.menace_compiled``: numba's kernel where the run is long, ``run_games`` games
+        if given, its Python twin otherwise), else by ``reference_train_games``; the same games
+        and tables either way. Stops after a game MENACE refused to play.
         """
         played: list[Episode] = []
         if observation_of(game) is not None:
@@ -393,14 +398,15 @@ class Menace:
                 if _refused(step.episode, seat):
                     break
             return table, tuple(played)
-        loop = _TrainingLoop(self, game, table, seat)
-        for i in range(start, start + games):
-            ep, drawn = loop.play(opponent, opponent_table, fold_in(key, i))
-            loop.learn(ep, drawn)
-            played.append(ep)
-            if _refused(ep, seat):
-                break  # every later game is refused too
-        return loop.table(), tuple(played)
+        require_game(game)  # as ``play`` does before a game
+        from purestate.agents.menace_compiled import array_train_games
+
+        fast = array_train_games(self, game, table, seat, opponent, key, games, start,
+                                 run_games=max(games, run_games or 0))  # fmt: skip
+        if fast is not None:
+            return fast
+        return reference_train_games(self, game, table, seat, opponent, opponent_table, key,
+                                     games, start)  # fmt: skip
 
     def drawn(
         self, game: Game[Any, Any], table: MenaceTable, episode: Episode, seat: int
@@ -547,6 +553,31 @@ class Menace:
                     f"box {k}: no bead count for move {game.format_move(m)} (0 for none){hint}"
                 )
         return pmap(box)
+
+
+def reference_train_games(
+    menace: Menace,
+    game: Game[Any, Any],
+    table: MenaceTable,
+    seat: int,
+    opponent: Agent,
+    opponent_table: Any,
+    key: Key,
+    games: int,
+    start: int = 0,
+) -> tuple[MenaceTable, tuple[Episode, ...]]:
+    """``Menace.train_games`` on a game that hides nothing, through ``_TrainingLoop``: the
+    reference the loops on arrays (``agents.menace_compiled``) are held to, and the loop against
+    an opponent whose draws they cannot replay (a search, the perfect player)."""
+    loop = _TrainingLoop(menace, game, table, seat)
+    played: list[Episode] = []
+    for i in range(start, start + games):
+        ep, drawn = loop.play(opponent, opponent_table, fold_in(key, i))
+        loop.learn(ep, drawn)
+        played.append(ep)
+        if _refused(ep, seat):
+            break  # every later game is refused too
+    return loop.table(), tuple(played)
 
 
 class _TrainingLoop:

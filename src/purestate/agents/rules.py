@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
-from purestate.core.agent import Decision, FixedPolicy
+from purestate.core.agent import Decision, FixedPolicy, ListDraw
 from purestate.core.game import Game, IllegalMove
 from purestate.core.keys import Key, bits
 from purestate.core.memo import DictMemo, memo
@@ -259,6 +259,15 @@ class Rules(FixedPolicy):
         else:
             options = _LEGAL_DECISIONS.get(state) or _legal_decisions(state)
         return options[((r & 0xFFFFFFFF) * len(options)) >> 32]
+
+    def list_draw(self, game: Game[Any, Any], state: Any) -> ListDraw:
+        """What ``act`` draws from in ``state``: the coin ``p`` between the rules' squares (the
+        first only with ``tiebreak=first``) and the legal moves (``TabledDraws``)."""
+        if type(game) is not TicTacToe:
+            raise _refuse(game)
+        rules = rule_moves(state, self.opening)
+        return ListDraw("coin", self.p, rules[:1] if self.tiebreak == "first" else rules,
+                        game.legal(state))  # fmt: skip
 
     def policy(self, game: Game[Any, Any], state: Any) -> dict[int, Fraction]:
         """The exact probability of each move ``act`` plays in ``state`` (up to the 2**-32

@@ -480,6 +480,8 @@ def _train(
     )
     w, d, losses = (sum(1 for o in outcomes if o == v) for v in (1, 0, -1))
     played = start
+    # a short new run keeps its games' moves for the summary, which need not read the log back
+    moves: list[tuple[Any, ...]] | None = [] if start == 0 and total <= MOVES_KEPT else None
     speed = SearchSpeed(simulations_of(run.agents()[0]))
     learner = run.agents()[0]
 
@@ -515,6 +517,8 @@ def _train(
                 outcomes.append(o)
                 w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
                 resigned += ep.resigned == me
+            if moves is not None:
+                moves.extend(ep.moves for ep in stretch.episodes)
             # one write per stretch: the log is synced at checkpoints and at the end, not per line
             log.write(records_text(game_record(played + i, run, ep)
                                    for i, ep in enumerate(stretch.episodes)))  # fmt: skip
@@ -529,7 +533,7 @@ def _train(
                 save_checkpoint(out_dir, run, g, tables, played, None, points)
     points = measured(points, tables, played)
     save_checkpoint(out_dir, run, g, tables, played, first_refusal, points)
-    summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block)
+    summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block, moves)
     if plot:
         write_curve(out_dir, run, summary, outcomes)
     if plot and points:
@@ -538,6 +542,11 @@ def _train(
         return {**summary, "references": points[-1], "out": str(out_dir)}
     # printed, not saved: the folder is where summary.json is, and may be moved
     return {**summary, "out": str(out_dir)}
+
+
+MOVES_KEPT = 100_000
+"""The most games whose moves a new run keeps in memory for its summary (a few tens of MB);
+a longer or resumed run's summary reads them back from its log."""
 
 
 class SearchSpeed:

@@ -20,7 +20,7 @@ looked up through ``purestate.core.hooks``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from attrs import field, frozen
 
@@ -235,6 +235,7 @@ class FusedTraining(Protocol):
         key: Key,
         games: int,
         start: int = 0,
+        run_games: int | None = None,
     ) -> tuple[Any, tuple[Any, ...]]:
         """Games ``start`` .. ``start + games - 1`` of learning from ``seat`` against
         ``opponent`` (an agent whose ``learns`` is False, playing from ``opponent_table``): the
@@ -244,8 +245,43 @@ class FusedTraining(Protocol):
         returns exactly the episodes and tables the fold (``core.learning.train`` with only
         ``seat`` learning) gives for the same key, only faster. Stops early after a game the
         learner refused to play (it resigned before its first move, as MENACE with an empty
-        first box): the run ends there.
+        first box): the run ends there. ``run_games`` (the games of the whole run the call is a
+        stretch of) may guide how the games are played, never what they are.
         """
+        ...
+
+
+@frozen
+class ListDraw:
+    """How a fixed policy's ``act`` draws its move in one position, for a compiled loop that
+    plays the policy without calling it (``TabledDraws``).
+
+    With ``kind="coin"`` (the rules player): ``r = keys.bits(key)``; when ``p >= 1`` or ``(r >>
+    32) < p * 2**32`` the move is ``first[((r & 0xFFFFFFFF) * len(first)) >> 32]``, else
+    ``second[...]`` alike. With ``kind="choice"`` (the random player): ``keys.choice(key,
+    first)``.
+
+    Attributes:
+        kind: ``"coin"`` or ``"choice"``.
+        p: The coin's probability of ``first`` (``"coin"`` only).
+        first: The moves drawn from first (never empty).
+        second: The moves drawn from otherwise.
+    """
+
+    kind: Literal["coin", "choice"]
+    p: float
+    first: tuple[Any, ...]
+    second: tuple[Any, ...] = ()
+
+
+class TabledDraws(Protocol):
+    """A fixed policy whose draws a compiled training loop can replay (``rules``, ``random``)."""
+
+    def list_draw(self, game: Game[Any, Any], state: Any) -> ListDraw:
+        """What ``act(game, None, state, key)`` draws from, for every key: ``act`` plays the
+        ``ListDraw``'s move for ``key``. Called by MENACE's compiled loop
+        (``agents.menace_compiled``) for every position of an enumerable game the policy may
+        face; the same ``kind`` and ``p`` in all of them."""
         ...
 
 

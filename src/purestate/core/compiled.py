@@ -50,6 +50,11 @@ def backend() -> str:
     return "python" if nb is None else f"numba {nb.__version__}"
 
 
+def loaded() -> bool:
+    """Whether numba is already imported in this process (asking costs nothing then)."""
+    return _numba.cache_info().currsize > 0 and _numba() is not None
+
+
 GAME_KERNELS = "purestate.games.kernels"
 # a string, as in the registry: core names the solvers' package without importing that layer
 SOLVER_KERNELS = "purestate.solve.kernels"

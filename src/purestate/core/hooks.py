@@ -6,8 +6,8 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside
 ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
-``FusedTraining``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``, ``CoversPositions``,
-``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
+``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
+``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -43,6 +43,7 @@ GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
 SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
+ListDrawFn = Callable[["Game[Any, Any]", Any], Any]
 PositionsFn = Callable[["Game[Any, Any]", Any], list[Any]]
 FromParamsFn = Callable[[dict[str, str]], Any]
 
@@ -238,6 +239,12 @@ def train_games_of(agent: Any) -> TrainGamesFn | None:
     """The learner's fused loop against an opponent that does not learn (``FusedTraining``), or
     None."""
     found: TrainGamesFn | None = _method(agent, "train_games")
+    return found
+
+
+def list_draw_of(agent: Any) -> ListDrawFn | None:
+    """A fixed policy's ``list_draw`` (``TabledDraws``: what its ``act`` draws from), or None."""
+    found: ListDrawFn | None = _method(agent, "list_draw")
     return found
 
 

@@ -130,7 +130,12 @@ class Selfplay:
         )
 
     def play(
-        self, game: Game[Any, Any], tables: tuple[Any, Any], start: int, games: int
+        self,
+        game: Game[Any, Any],
+        tables: tuple[Any, Any],
+        start: int,
+        games: int,
+        run_games: int | None = None,
     ) -> Stretch:
         """Games ``start`` .. ``start + games - 1`` of the run from ``tables``.
 
@@ -138,7 +143,9 @@ class Selfplay:
         table through its fused loop (``selfplay_games``, as ``qlearning`` and ``sarsa`` have), or
         one learning against an opponent that does not learn through its own (``train_games``,
         as ``menace`` has), plays them several times faster. Stops early after a game the learner
-        refused to play (MENACE's empty first box).
+        refused to play (MENACE's empty first box). ``run_games``, the games of the whole run
+        this stretch is part of, lets a fused loop choose how to play them (MENACE's compiled
+        loop pays its start on long runs only); it never changes the games.
         """
         fused = selfplay_games_of(self.agents()[0]) if self.shared else None
         if fused is not None:
@@ -148,7 +155,8 @@ class Selfplay:
         if against_fixed is not None:
             me, opp = self.seat, self.agents()[1]
             mine, played = against_fixed(game, tables[me], me, opp, tables[1 - me],
-                                         key(self.seed), games, start)  # fmt: skip
+                                         key(self.seed), games, start,
+                                         run_games=run_games or games)  # fmt: skip
             after = (mine, tables[1]) if me == 0 else (tables[0], mine)
             gone = bool(played) and refused(played[-1], me)
             return Stretch(start, played, after, gone)
@@ -215,7 +223,7 @@ class Selfplay:
             size = min(end - played, FUSED_STRETCH)
             if checkpoint:  # checkpoints fall on multiples of ``checkpoint`` games of the run
                 size = min(size, checkpoint - played % checkpoint)
-            stretch = self.play(game, tables, played, size)
+            stretch = self.play(game, tables, played, size, games)
             yield stretch
             if stretch.refused:
                 return

@@ -194,11 +194,13 @@ def write_summary(
     resigned: int,
     first_refusal: int | None,
     block: int,
+    moves: Sequence[Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
     """Write ``summary.json`` for the whole run in ``out_dir`` and return it.
 
     On a game the exact solver covers, each block also counts the learner's optimal moves, read
-    from the run's games log.
+    from the run's games log, or from ``moves`` (every game's moves, as the log has them) when
+    the caller kept them.
     """
     refusals = int(first_refusal is not None)
     summary = summarize(run, outcomes, resigned, refusals, first_refusal, block)
@@ -208,11 +210,14 @@ def write_summary(
     if _solvable(game):
         # the exact solver covers the game: score every move the learner played
         solution = load_or_solve(game)
-        # streamed from the log (the whole run, as the summary): holding every game's moves in
-        # memory would cost far more than the outcomes do
-        with io.TextIOWrapper(open_own_file(out_dir / GAMES_FILE), encoding="utf-8") as log:
-            games = (json.loads(line)["moves"] for line in log)
-            rates = optimal_move_rates(game, solution, games, run.seat, block)
+        if moves is not None:
+            rates = optimal_move_rates(game, solution, moves, run.seat, block)
+        else:
+            # streamed from the log (the whole run, as the summary): holding every game's moves
+            # in memory would cost far more than the outcomes do
+            with io.TextIOWrapper(open_own_file(out_dir / GAMES_FILE), encoding="utf-8") as log:
+                games = (json.loads(line)["moves"] for line in log)
+                rates = optimal_move_rates(game, solution, games, run.seat, block)
         for b, (good, moved) in zip(summary["blocks"], rates, strict=True):
             b["optimal_moves"], b["learner_moves"] = good, moved
     write_json(out_dir / "summary.json", summary)
