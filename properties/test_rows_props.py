@@ -151,3 +151,19 @@ def test_rows_ending_is_the_ending_moves(hooked_game: Game[Any, Any], data: st.D
     else:
         expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
     assert _moves(rows, rows.ending, row) == expected
+
+
+@with_rows
+@PER_CASE
+@given(data=st.data())
+def test_rows_returns_are_the_returns(hooked_game: Game[Any, Any], data: st.DataObject) -> None:
+    game = hooked_game
+    rows, s, _ = _state_and_row(game, data)
+    if rows.returns is None:
+        return
+    while not game.is_over(s):
+        s = game.step(s, data.draw(st.sampled_from(game.legal(s)), label="move"))
+    row = rows.row_of(s)
+    for p in (0, 1):
+        # to the bit: margins unclipped, and the sign of a zero as the rules give it
+        assert repr(rows.returns(row, p)) == repr(game.returns(s)[p])

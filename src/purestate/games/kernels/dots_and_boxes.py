@@ -209,6 +209,16 @@ def reward0(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
+def returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``DotsAndBoxes.returns(state)[p]`` of a finished row: the margin (or its sign) as the
+    rules make it, ``float(d)`` and ``float(-d)``."""
+    d = _popcount(row[_OWN0]) - _popcount(row[_OWN1])
+    if row[_MARGIN] == 0:
+        d = (d > 0) - (d < 0)
+    return float(d) if p == 0 else float(-d)
+
+
+@jit
 def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """Player 0's reward at the end of ``random_playout``'s game from the row (over or not)."""
     rows, cols = row[_ROWS], row[_COLS]
