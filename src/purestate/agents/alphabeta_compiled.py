@@ -94,6 +94,9 @@ def search(
     sints = np.zeros((levels, kt.INT_COLUMNS), np.int64)
     sfloats = np.zeros((levels, kt.FLOAT_COLUMNS), np.float64)
     srows[0] = rows.row_of(state)
+    parent = np.zeros(rows.width, np.int64)
+    kid = np.zeros(rows.width, np.int64)
+    moves = np.zeros(rows.max_moves, np.int64)
     root_moves = np.zeros(rows.max_moves, np.int64)
     n_root = int(rows.legal(srows[0], root_moves))
     smoves[0] = root_moves
@@ -114,8 +117,8 @@ def search(
 
     def resume(polls: bool, until: int) -> int:
         status: int = run(
-            srows, smoves, sints, sfloats, root_moves, n_root, root_values, tied, counters,
-            values, tkeys, tints, tvalues, ties, limit, polls, until, p0,
+            srows, smoves, sints, sfloats, parent, kid, moves, root_moves, n_root, root_values,
+            tied, counters, values, tkeys, tints, tvalues, ties, limit, polls, until, p0,
         )  # fmt: skip
         return status
 
@@ -145,12 +148,12 @@ def search(
             sfloats = np.concatenate([sfloats, np.zeros_like(sfloats)])
             continue
         break  # DONE or OUT
-    moves = [int(m) for m in root_moves[:n_root]]
+    listed = [int(m) for m in root_moves[:n_root]]
     best_move = int(counters[kt.RESULT_MOVE])
     value = float(values[kt.RESULT_VALUE])
     proven = bool(counters[kt.PROVEN])
     if ties and counters[kt.COMPLETED] > 0:
-        tied_moves = tuple(m for m, t in zip(moves, tied[:n_root].tolist(), strict=True) if t)
+        tied_moves = tuple(m for m, t in zip(listed, tied[:n_root].tolist(), strict=True) if t)
     else:
         tied_moves = (best_move,)
     stats = SearchStats(

@@ -107,13 +107,18 @@ def zero(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
-def _slot(tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], row: Any) -> int:
-    """The slot of ``row`` in the table: its own, or the free one where it would go."""
+def _slot(
+    tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
+    v: int,
+) -> int:  # fmt: skip
+    """The slot of the row ``rows[v]`` in the table: its own, or the free one where it would go.
+    Rows are passed as a 2-d array and an index: a view of one row passed to a function costs
+    its reference counting, about 16 ns, more than the look-up."""
     width = tkeys.shape[1]
     mask = tkeys.shape[0] - 1
     h = _MIX
     for k in range(width):
-        h = (h ^ np.uint64(row[k])) * _C1
+        h = (h ^ np.uint64(rows[v, k])) * _C1
         h = h ^ (h >> _S31)
     i: int = np.int64(h & np.uint64(mask))  # type: ignore[assignment]
     while True:
@@ -121,7 +126,7 @@ def _slot(tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], row: Any) 
             return i
         same = True
         for k in range(width):
-            if tkeys[i, k] != row[k]:
+            if tkeys[i, k] != rows[v, k]:
                 same = False
                 break
         if same:
@@ -132,13 +137,15 @@ def _slot(tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], row: Any) 
 @jit
 def _store(
     tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64],
-    tvalues: npt.NDArray[np.float64], row: Any, depth: int, flag: int, value: float, move: int,
+    tvalues: npt.NDArray[np.float64], rows: npt.NDArray[np.int64], v: int, depth: int,
+    flag: int, value: float, move: int,
 ) -> int:  # fmt: skip
-    """``table[row] = (depth, flag, value, move)``; 1 if the row is new, else 0."""
-    i = _slot(tkeys, tints, row)
+    """``table[rows[v]] = (depth, flag, value, move)``; 1 if the row is new, else 0."""
+    i = _slot(tkeys, tints, rows, v)
     new = 1 if tints[i, T_DEPTH] == EMPTY else 0
     if new:
-        tkeys[i] = row
+        for k in range(tkeys.shape[1]):
+            tkeys[i, k] = rows[v, k]
     tints[i, T_DEPTH] = depth
     tints[i, T_FLAG] = flag
     tints[i, T_MOVE] = move
@@ -155,24 +162,29 @@ def grow_table(
     """Every entry of the table moved to the bigger one (``new_ints`` all ``EMPTY``)."""
     for i in range(tkeys.shape[0]):
         if tints[i, T_DEPTH] != EMPTY:
-            j = _slot(new_keys, new_ints, tkeys[i])
-            new_keys[j] = tkeys[i]
-            new_ints[j] = tints[i]
-            new_values[j] = tvalues[i]
+            _store(new_keys, new_ints, new_values, tkeys, i, tints[i, T_DEPTH],
+                   tints[i, T_FLAG], tvalues[i], tints[i, T_MOVE])  # fmt: skip
 
 
 @jit
-def entry(
-    tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], row: npt.NDArray[np.int64]
-) -> int:
-    """The slot holding ``row``'s entry, or -1: the table read from Python."""
-    i = _slot(tkeys, tints, row)
-    return -1 if tints[i, T_DEPTH] == EMPTY else i
+def _copy(src: npt.NDArray[np.int64], dst: npt.NDArray[np.int64], v: int) -> None:
+    # the row into level ``v`` of the stack, entry by entry (no view)
+    for k in range(len(src)):
+        dst[v, k] = src[k]
+
+
+@jit
+def _load(src: npt.NDArray[np.int64], v: int, dst: npt.NDArray[np.int64]) -> None:
+    # level ``v``'s row into a flat row the game's functions take
+    for k in range(len(dst)):
+        dst[k] = src[v, k]
 
 
 def run(
     srows: npt.NDArray[np.int64], smoves: npt.NDArray[np.int64], sints: npt.NDArray[np.int64],
-    sfloats: npt.NDArray[np.float64], root_moves: npt.NDArray[np.int64], n_root: int,
+    sfloats: npt.NDArray[np.float64], parent: npt.NDArray[np.int64],
+    kid: npt.NDArray[np.int64], moves: npt.NDArray[np.int64],
+    root_moves: npt.NDArray[np.int64], n_root: int,
     root_values: npt.NDArray[np.float64], tied: npt.NDArray[np.bool_],
     counters: npt.NDArray[np.int64], values: npt.NDArray[np.float64],
     tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64],
@@ -182,7 +194,9 @@ def run(
     """The search from the root row ``srows[0]`` (its moves ``root_moves[:n_root]``, in
     ``legal``'s order; ``smoves[0]`` the order they are searched in), from where the last call
     left it, until one of ``DONE``, ``OUT``, ``POLL``, ``ROOM`` or ``DEEP``. ``polls``: a clock
-    is read (``POLL`` at each mark); ``limit``: the node budget (0 none)."""
+    is read (``POLL`` at each mark); ``limit``: the node budget (0 none). The game's functions
+    are called on the flat rows ``parent`` and ``kid`` (the position valued, also kept one level
+    below the top) and write moves to ``moves``, never on views of the stack (see ``_slot``)."""
     phase = counters[PHASE]
     count = counters[NODES]
     evals = counters[EVALUATIONS]
@@ -217,7 +231,7 @@ def run(
                     for k in range(n_root):
                         if smoves[0, k] == root_moves[j] and root_values[k] >= best - TIE:
                             tied[j] = True
-                size += _store(tkeys, tints, tvalues, srows[0], RESOLVED if resolved else d,
+                size += _store(tkeys, tints, tvalues, srows, 0, RESOLVED if resolved else d,
                                EXACT, best, best_move)  # fmt: skip
                 values[RESULT_VALUE] = best
                 counters[RESULT_MOVE] = best_move
@@ -236,7 +250,8 @@ def run(
                 counters[ITERATION] = d + 1
                 phase = ITERATE
                 continue
-            step(srows[0], smoves[0, i], srows[1])
+            _load(srows, 0, parent)
+            step(parent, smoves[0, i], kid)
             best = values[ROOT_BEST]
             values[CHILD_ALPHA] = best - TIE if ties else best
             values[CHILD_BETA] = _INF
@@ -249,15 +264,14 @@ def run(
             if 2 * (size + top + 2) > cap:
                 status = ROOM
                 break
-            child = srows[top + 1]
             p = counters[CHILD_MOVER]
             dd = counters[CHILD_DEPTH]
-            if player_of(child) < 0:
-                v, r = returns_of(child, p), True
+            if player_of(kid) < 0:
+                v, r = returns_of(kid, p), True
             elif dd <= 1:
                 count += 1
                 evals += 1
-                e = evaluate(child)
+                e = evaluate(kid)
                 v, r = (-e if p != 0 else e), False
             else:
                 count += 1
@@ -274,14 +288,14 @@ def run(
             if top + 2 >= srows.shape[0]:
                 status = DEEP
                 break
-            child = srows[top + 1]
             p = counters[CHILD_MOVER]
             dd = counters[CHILD_DEPTH]
             alpha, beta = values[CHILD_ALPHA], values[CHILD_BETA]
-            q = player_of(child)
+            q = player_of(kid)
             flip = q != p
             lo, hi = (-beta, -alpha) if flip else (alpha, beta)
-            slot = _slot(tkeys, tints, child)
+            _copy(kid, srows, top + 1)  # where the table reads it and a push keeps it
+            slot = _slot(tkeys, tints, srows, top + 1)
             has_first = False
             first = 0
             pushed = True
@@ -298,15 +312,18 @@ def run(
                     pushed = False
             if pushed:
                 lvl = top + 1
-                n = legal(child, smoves[lvl])
-                if has_first and smoves[lvl, 0] != first:
-                    k = 0
-                    while smoves[lvl, k] != first:
-                        k += 1
-                    while k > 0:
-                        smoves[lvl, k] = smoves[lvl, k - 1]
-                        k -= 1
+                n = legal(kid, moves)
+                if has_first and moves[0] != first:
+                    # the table's move first, the others in their order
                     smoves[lvl, 0] = first
+                    k = 1
+                    for j in range(n):
+                        if moves[j] != first:
+                            smoves[lvl, k] = moves[j]
+                            k += 1
+                else:
+                    for j in range(n):
+                        smoves[lvl, j] = moves[j]
                 sints[lvl, DEPTH] = dd - 1
                 sints[lvl, NEXT] = 0
                 sints[lvl, COUNT_MOVES] = n
@@ -353,7 +370,7 @@ def run(
                     else LOWER if best >= sfloats[top, BETA] else EXACT
                 )  # fmt: skip
                 resolved = sints[top, NODE_RESOLVED] != 0
-                size += _store(tkeys, tints, tvalues, srows[top],
+                size += _store(tkeys, tints, tvalues, srows, top,
                                RESOLVED if resolved else sints[top, DEPTH], flag, best,
                                sints[top, BEST_MOVE])  # fmt: skip
                 v, r = (-best if sints[top, FLIP] else best), resolved
@@ -361,7 +378,8 @@ def run(
         if phase == NEXT_CHILD:
             j = sints[top, NEXT]
             sints[top, NEXT] = j + 1
-            step(srows[top], smoves[top, j], srows[top + 1])
+            _load(srows, top, parent)
+            step(parent, smoves[top, j], kid)
             counters[CHILD_DEPTH] = sints[top, DEPTH]
             counters[CHILD_MOVER] = sints[top, PLAYER]
             values[CHILD_ALPHA] = sfloats[top, A]
