@@ -118,6 +118,18 @@ def jit_bound(template: Callable[..., Any], bindings: Mapping[str, Any]) -> Any:
     return jit(copy)
 
 
+def jit_inline(function: _F) -> _F:
+    """``numba.njit(inline="always")``: a small helper that numba copies into each kernel that
+    calls it rather than calling it. A call passing arrays costs their reference counting,
+    about 15 ns an array, more than a short helper's work (the compiled alpha-beta's table
+    look-ups: 1.8x the search's speed). Not cached on its own: the kernels that call it are, so
+    keep it in the same module as they are (numba's cache checks the caller's file only)."""
+    nb = _numba()
+    assert nb is not None, "kernel modules are imported only when numba is"
+    compiled: _F = nb.njit(inline="always")(function)
+    return compiled
+
+
 def jit_parallel(function: _F) -> _F:
     """``jit`` with numba's ``parallel=True``: its ``prange`` loops run on numba's threads
     (as many as cores, ``NUMBA_NUM_THREADS`` says otherwise), for the batch kernels."""

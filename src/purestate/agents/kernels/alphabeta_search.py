@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from purestate.core.compiled import jit, jit_bound
+from purestate.core.compiled import jit, jit_bound, jit_inline
 from purestate.core.memo import memo
 
 # the Python search's constants (agents/alphabeta.py, which checks they agree)
@@ -48,11 +48,11 @@ FLOAT_COLUMNS = 4
 # checked (after the first iteration), the iteration's depth, the next root move, the stack's
 # height, where ``run`` resumes, the last completed iteration, whether it proved the root, its
 # best move, the table's entries, the valued position's depth and mover, the iteration's root
-# resolved flag and best move so far
+# resolved flag and best move so far, the valued position's player to move
 (NODES, EVALUATIONS, NEXT_POLL, LIMITED, ITERATION, ROOT_NEXT, TOP, PHASE, COMPLETED, PROVEN,
- RESULT_MOVE, TABLE_SIZE, CHILD_DEPTH, CHILD_MOVER, ROOT_RESOLVED,
- ROOT_BEST_MOVE) = range(16)  # fmt: skip
-COUNTERS = 16
+ RESULT_MOVE, TABLE_SIZE, CHILD_DEPTH, CHILD_MOVER, ROOT_RESOLVED, ROOT_BEST_MOVE,
+ CHILD_PLAYER) = range(17)  # fmt: skip
+COUNTERS = 17
 # entries of ``values``: the valued position's window, the iteration's best root value so far,
 # the last completed iteration's value
 CHILD_ALPHA, CHILD_BETA, ROOT_BEST, RESULT_VALUE = range(4)
@@ -106,14 +106,15 @@ def zero(row: npt.NDArray[np.int64]) -> float:
     return 0.0
 
 
-@jit
+@jit_inline
 def _slot(
     tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64], rows: npt.NDArray[np.int64],
     v: int,
 ) -> int:  # fmt: skip
     """The slot of the row ``rows[v]`` in the table: its own, or the free one where it would go.
-    Rows are passed as a 2-d array and an index: a view of one row passed to a function costs
-    its reference counting, about 16 ns, more than the look-up."""
+    Rows are passed as a 2-d array and an index: a view of one row costs its reference
+    counting, about 16 ns, more than the look-up (and the helpers here are inlined, see
+    ``core.compiled.jit_inline``)."""
     width = tkeys.shape[1]
     mask = tkeys.shape[0] - 1
     h = _MIX
@@ -134,7 +135,7 @@ def _slot(
         i = (i + 1) & mask
 
 
-@jit
+@jit_inline
 def _store(
     tkeys: npt.NDArray[np.int64], tints: npt.NDArray[np.int64],
     tvalues: npt.NDArray[np.float64], rows: npt.NDArray[np.int64], v: int, depth: int,
@@ -166,14 +167,14 @@ def grow_table(
                    tints[i, T_FLAG], tvalues[i], tints[i, T_MOVE])  # fmt: skip
 
 
-@jit
+@jit_inline
 def _copy(src: npt.NDArray[np.int64], dst: npt.NDArray[np.int64], v: int) -> None:
     # the row into level ``v`` of the stack, entry by entry (no view)
     for k in range(len(src)):
         dst[v, k] = src[k]
 
 
-@jit
+@jit_inline
 def _load(src: npt.NDArray[np.int64], v: int, dst: npt.NDArray[np.int64]) -> None:
     # level ``v``'s row into a flat row the game's functions take
     for k in range(len(dst)):
@@ -266,7 +267,8 @@ def run(
                 break
             p = counters[CHILD_MOVER]
             dd = counters[CHILD_DEPTH]
-            if player_of(kid) < 0:
+            q = player_of(kid)
+            if q < 0:
                 v, r = returns_of(kid, p), True
             elif dd <= 1:
                 count += 1
@@ -276,6 +278,7 @@ def run(
             else:
                 count += 1
                 phase = LOOKUP
+                counters[CHILD_PLAYER] = q
                 if counters[LIMITED]:
                     if limit > 0 and count > limit:
                         status = OUT
@@ -291,7 +294,7 @@ def run(
             p = counters[CHILD_MOVER]
             dd = counters[CHILD_DEPTH]
             alpha, beta = values[CHILD_ALPHA], values[CHILD_BETA]
-            q = player_of(kid)
+            q = counters[CHILD_PLAYER]
             flip = q != p
             lo, hi = (-beta, -alpha) if flip else (alpha, beta)
             _copy(kid, srows, top + 1)  # where the table reads it and a push keeps it
