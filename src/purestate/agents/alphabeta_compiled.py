@@ -53,7 +53,7 @@ def route(game: Game[Any, Any], evaluate: Evaluate | None) -> Route | None:
     if evaluate is None or evaluate is zero_evaluation:
         return rows, kernel.zero
     twin = row_evaluation_of(evaluate)
-    found = None if twin is None else twin()
+    found = None if twin is None else twin(game)
     return None if found is None else (rows, found)
 
 

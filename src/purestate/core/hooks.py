@@ -189,8 +189,8 @@ def made_for_of(fn: Any) -> tuple[str, ...] | None:
     return None
 
 
-RowEvaluationFn = Callable[[], Any]
-"""``row_evaluation()``: the jitted ``evaluate(row) -> float``, or None without numba."""
+RowEvaluationFn = Callable[[Any], Any]
+"""``row_evaluation(game)``: the jitted ``evaluate(row) -> float`` on the game's rows, or None."""
 
 
 def row_evaluation_of(fn: Any) -> RowEvaluationFn | None:
