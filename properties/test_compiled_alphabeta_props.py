@@ -7,8 +7,10 @@ bit, the sign of a zero included), the same move, and the same ``SearchStats``: 
 depth, evaluations, table size, proven, ties in order. Over depths (0 = the game's length),
 node budgets (the iteration they cut short discarded alike), ties on and off, a ``stop``
 predicate that says stop at its n-th call (the clock is read at the same nodes), the ``zero``
-evaluation and an injected evaluation with a compiled twin on rows. ``AlphaBeta`` with a
-ticking clock (``seconds``) makes the same decision as the Python search with the same clock.
+evaluation, an injected evaluation with a compiled twin on rows and each registered evaluation
+whose twin covers the game (``uttt`` on ultimate tic-tac-toe), each twin the same float as its
+evaluation on random positions. ``AlphaBeta`` with a ticking clock (``seconds``) makes the same
+decision as the Python search with the same clock.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ from purestate.agents import alphabeta
 from purestate.agents.alphabeta import AlphaBeta, search
 from purestate.agents.alphabeta_compiled import route
 from purestate.agents.timing import deadline, with_clock
-from purestate.core import compiled
+from purestate.core import compiled, registry
 from purestate.core.game import Game
-from purestate.core.hooks import rows_of
+from purestate.core.hooks import made_for_of, row_evaluation_of, rows_of
 
 from .strategies import keys, states
 
@@ -74,6 +76,20 @@ class RowDigest:
         return self.kernel
 
 
+def _twins(game: Game[Any, Any]) -> list[Any]:
+    """The registered evaluations made for ``game`` whose compiled twin covers it."""
+    found = []
+    for name in registry.evaluations():
+        fn = registry.evaluation(name)
+        games = made_for_of(fn)
+        if games is not None and game.spec.name not in games:
+            continue
+        twin = row_evaluation_of(fn)
+        if twin is not None and twin(game) is not None:
+            found.append(fn)
+    return found
+
+
 def _stop_at(n: int) -> Callable[[], bool] | None:
     """A ``stop`` that says stop at its ``n``-th call (None: no clock)."""
     if n == 0:
@@ -108,8 +124,8 @@ def test_the_compiled_search_is_the_python_search(
     )
     ties = data.draw(st.booleans(), label="ties")
     stop_at = data.draw(st.sampled_from([0, 0, 1, 2, 5]), label="stop at call")
-    digest = data.draw(st.booleans(), label="row evaluation")
-    evaluate = RowDigest(game) if digest else None
+    evaluations = [None, RowDigest(game), *_twins(game)]
+    evaluate = data.draw(st.sampled_from(evaluations), label="evaluation")
     assert route(game, evaluate) is not None
     found = {}
     for on in (True, False):
@@ -140,3 +156,21 @@ def test_a_timed_agent_decides_as_the_python_search(
     assert (repr(value), move, stats) == (repr(expected[0]), expected[1], expected[2])
     # the move is drawn from the key among the ties, which are the Python search's
     assert decision.move in expected[2].ties
+
+
+@with_rows
+@PER_CASE
+@given(data=st.data())
+def test_the_registered_twins_are_their_evaluations(
+    hooked_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    game = hooked_game
+    rows = rows_of(game)
+    assert rows is not None
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return  # alpha-beta evaluates unfinished positions only
+    for fn in _twins(game):
+        twin = row_evaluation_of(fn)
+        assert twin is not None
+        assert repr(twin(game)(rows.row_of(state))) == repr(fn(game, state))

@@ -273,6 +273,10 @@ def test_the_compiled_search_runs_where_the_game_has_rows_and_the_evaluation_a_t
     assert route(TTT, None) is not None
     # an evaluation that declares no compiled twin keeps the Python search
     assert route(TTT, lambda game, state: 0.25) is None
+    # uttt's twin covers ultimate tic-tac-toe's rows, not Xtreme's
+    uttt = registry.evaluation("uttt")
+    assert route(purestate.make("ultimate_tictactoe"), uttt) is not None
+    assert route(purestate.make("xtreme_tictactoe"), uttt) is None
     # a table asked for is the Python search's dict, filled as ever
     table: dict[Any, Any] = {}
     _, _, stats = search(TTT, TTT.initial(), 2, table=table)

@@ -54,6 +54,7 @@ GAME_KERNELS = "purestate.games.kernels"
 # a string, as in the registry: core names the solvers' package without importing that layer
 SOLVER_KERNELS = "purestate.solve.kernels"
 AGENT_KERNELS = "purestate.agents.kernels"
+HEURISTIC_KERNELS = "purestate.heuristics.kernels"
 
 
 @memo(size=None, why="one entry per kernel module: a handful")
@@ -61,7 +62,8 @@ def kernels(module: str, package: str = GAME_KERNELS) -> ModuleType | None:
     """The compiled kernel module ``<package>.<module>``, or None without numba.
 
     ``package`` is ``GAME_KERNELS`` (the rules' playouts), ``SOLVER_KERNELS`` (the exact
-    solvers') or ``AGENT_KERNELS`` (the searches': the compiled MCTS tree). Importing it
+    solvers'), ``AGENT_KERNELS`` (the searches': the compiled MCTS tree and alpha-beta) or
+    ``HEURISTIC_KERNELS`` (evaluations' twins on rows). Importing it
     compiles nothing; each kernel compiles (or loads from the cache) on
     its first call.
     """
