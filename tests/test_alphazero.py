@@ -331,6 +331,32 @@ def test_a_seconds_budget_reads_the_injected_clock() -> None:
         )
 
 
+def test_the_network_runs_on_the_thread_whose_clock_a_timed_agent_reads() -> None:
+    # a fresh process, so the agent's first JAX use is the process's first. The shell's clock
+    # is the moving thread's CPU time; with JAX's asynchronous dispatch the network ran on XLA's
+    # threads, which that clock does not see (this share was 0.81, and 0.5 on connect four)
+    import subprocess
+    import sys
+
+    code = """
+import time
+import purestate
+from purestate.agents.timing import with_clock
+from purestate.core.keys import key
+game = purestate.make("tictactoe")
+bot = with_clock(purestate.agent("alphazero:simulations=0,seconds=0.2"), time.thread_time)
+table = bot.with_network(game, bot.initial_table(game, 0), key(1))
+bot.act(game, table, game.initial(), key(2))
+p, t = time.process_time(), time.thread_time()
+bot.act(game, table, game.initial(), key(3))
+print((time.thread_time() - t) / (time.process_time() - p))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert float(done.stdout.split()[-1]) > 0.95, done.stdout
+
+
 def test_one_worker_and_two_give_the_same_table() -> None:
     from purestate.agents.alphazero import play_job
     from purestate.executors import LocalExecutor

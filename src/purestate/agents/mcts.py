@@ -59,6 +59,7 @@ from purestate.agents.timing import Clock, check_budget, deadline, never
 from purestate.core import keys
 from purestate.core.agent import Decision
 from purestate.core.batch import key_range, random_returns
+from purestate.core.batch import unit_reward as unit_reward  # its home before the batch API
 from purestate.core.game import Game, require_game
 from purestate.core.hooks import (
     DecisivePlayoutFn,
@@ -306,12 +307,6 @@ class Tree:
     # the compiled tree's arrays of the same tree (init argument ``arrays``; never written once
     # returned), from which the next compiled search copies its subtree: not in equality
     _arrays: Any = field(default=None, alias="arrays", eq=False, repr=False)
-
-
-def unit_reward(r: float) -> float:
-    """A return in [-1, 1] as a reward in [0, 1] (clipped, so margins saturate)."""
-    u = (r + 1.0) * 0.5
-    return 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
 
 
 def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -> Node | None:

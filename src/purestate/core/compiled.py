@@ -87,10 +87,13 @@ def jit(function: _F) -> _F:
     return compiled
 
 
-def jit_bound(template: Callable[..., Any], bindings: Mapping[str, Any]) -> Any:
+def jit_bound(
+    template: Callable[..., Any], bindings: Mapping[str, Any], parallel: bool = False
+) -> Any:
     """``jit`` of a copy of the plain function ``template`` whose global names ``bindings`` are
-    other compiled functions: one generic kernel (the compiled MCTS tree) specialised for one
-    game's functions, kept in numba's on-disk cache like every kernel.
+    other compiled functions: one generic kernel (the compiled MCTS tree, the batch functions)
+    specialised for one game's functions, kept in numba's on-disk cache like every kernel;
+    ``jit_parallel`` with ``parallel`` (the batch functions' ``prange`` loops).
 
     numba would also specialise a kernel that takes the functions as arguments, but it keys such
     an argument by the function object of the running process: its cache never finds the entry
@@ -115,9 +118,11 @@ def jit_bound(template: Callable[..., Any], bindings: Mapping[str, Any]) -> Any:
         template.__defaults__,
         template.__closure__,
     )
-    copy.__qualname__ = f"{template.__qualname__}_{digest.hexdigest()[:16]}"
+    # the serial and parallel copies of one template are two cache entries
+    threads = "_parallel" if parallel else ""
+    copy.__qualname__ = f"{template.__qualname__}{threads}_{digest.hexdigest()[:16]}"
     copy.__module__ = template.__module__
-    return jit(copy)
+    return jit_parallel(copy) if parallel else jit(copy)
 
 
 def jit_inline(function: _F) -> _F:

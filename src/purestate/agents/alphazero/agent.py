@@ -35,7 +35,7 @@ from attrs import field, frozen
 from pyrsistent import pmap
 from pyrsistent.typing import PMap
 
-from purestate.agents.alphazero.network import Gradients, Shape
+from purestate.agents.alphazero.network import Gradients, Shape, jax_module
 from purestate.agents.alphazero.training import Examples, Losses
 from purestate.agents.mcts import MCTS, Tree, choose_move, search_many, visit_distribution
 from purestate.agents.timing import Clock, check_budget
@@ -294,7 +294,7 @@ class AlphaZero:
         arrays: dict[str, np.ndarray] = {}
         if table.shape is None or table.params is None:
             return meta, arrays
-        import jax
+        jax = jax_module()
 
         shape = table.shape
         meta["network"] = {
@@ -554,7 +554,7 @@ class AlphaZero:
 
 
 def _frozen_tree(tree: Any) -> Any:
-    import jax
+    jax = jax_module()
 
     from purestate.agents.alphazero.training import frozen_array
 
@@ -626,7 +626,7 @@ def table_from_arrays(
     Raises:
         ValueError: for meta or arrays that do not fit ``agent`` and ``game``.
     """
-    import jax
+    jax = jax_module()
     import numpy as np
 
     from purestate.agents.alphazero.network import layers

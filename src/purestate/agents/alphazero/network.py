@@ -52,6 +52,23 @@ NHWC = ("NHWC", "HWIO", "NHWC")
 """The conv net's layout: batch, rows, columns, channels; kernels rows, columns, in, out."""
 
 
+@memo(size=1, why="the setting is made once; later calls return the module")
+def jax_module() -> Any:
+    """JAX, set to run its CPU computations on the calling thread; every JAX use here goes
+    through it, so the setting is made before JAX's first computation in the process.
+
+    A timed agent's clock is the CPU time of the thread that moves (the shell attaches
+    ``time.thread_time``). With JAX's asynchronous CPU dispatch the network ran on XLA's own
+    threads, which that clock does not see: ``alphazero:seconds=0.1`` spent 0.2 CPU s a move.
+    The outputs are read at once anyway, so nothing overlapped that is lost.
+    """
+    import jax
+
+    config: Any = jax.config  # its update() is untyped
+    config.update("jax_cpu_enable_async_dispatch", False)
+    return jax
+
+
 @frozen
 class Shape:
     """What the network looks like: the layout is a function of the game and the options.
@@ -91,7 +108,7 @@ def init(shape: Shape, seed: tuple[int, int]) -> dict[str, np.ndarray]:
     The last layer of each residual block and of each head starts at zero, so every block starts
     as the identity, the priors uniform over the legal moves and the value at 0.
     """
-    import jax
+    jax = jax_module()
     import numpy as np
 
     raw = jax.numpy.asarray(np.array(seed, dtype=np.uint32))
@@ -157,7 +174,7 @@ def forward(
         gradients: How a training step differentiates the convolutions (``Gradients``); the
             outputs are the same either way.
     """
-    import jax
+    jax = jax_module()
     import jax.numpy as jnp
 
     relu = jax.nn.relu
@@ -187,7 +204,7 @@ def forward(
 
 def _convolution(h: Any, w: Any) -> Any:
     """The conv net's convolution: stride 1, "SAME" padding, in the ``NHWC`` layout."""
-    import jax
+    jax = jax_module()
 
     return jax.lax.conv_general_dilated(h, w, (1, 1), "SAME", dimension_numbers=NHWC)
 
@@ -205,7 +222,7 @@ def nhwc_convolution() -> Callable[[Any, Any], Any]:
     net. Written here in the forward layout, they stay fast inside the loop. The numbers are the
     same sums in another order, so they differ from ``autodiff``'s in the last bits.
     """
-    import jax
+    jax = jax_module()
     import jax.numpy as jnp
 
     # not a decorator: without JAX's types (tox's types env) mypy would call it untyped
@@ -238,7 +255,7 @@ def nhwc_convolution() -> Callable[[Any, Any], Any]:
 @memo(size=64, why="one compiled function per network layout; a process meets a few")
 def compiled(shape: Shape) -> Callable[[Params, Any, Any], tuple[Any, Any]]:
     """``forward`` for ``shape``, jitted, returning priors (softmax over legal moves) and values."""
-    import jax
+    jax = jax_module()
 
     def run(params: Params, x: Any, mask: Any) -> tuple[Any, Any]:
         logits, value = forward(shape, params, x, mask)
@@ -293,7 +310,7 @@ def loss(
     shares ``pi``, squared error of the value against the result ``z``, and ``l2`` times the sum
     of squared weights. Returns the total and (policy loss, value loss); ``gradients`` as in
     ``forward``."""
-    import jax
+    jax = jax_module()
     import jax.numpy as jnp
 
     logits, value = forward(shape, params, x, mask, gradients)

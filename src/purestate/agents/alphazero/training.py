@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
-from purestate.agents.alphazero.network import Gradients, Params, Shape, loss
+from purestate.agents.alphazero.network import Gradients, Params, Shape, jax_module, loss
 from purestate.core.keys import Key
 from purestate.core.memo import memo
 
@@ -112,7 +112,7 @@ def optimizer(lr: float) -> Any:
 
 def initial_state(lr: float, params: Params) -> Any:
     """The optimizer's state for ``params``, with numpy leaves."""
-    import jax
+    jax = jax_module()
     import numpy as np
 
     return jax.tree_util.tree_map(np.asarray, optimizer(lr).init(params))
@@ -120,7 +120,7 @@ def initial_state(lr: float, params: Params) -> Any:
 
 @memo(size=64, why="one compiled training loop per network layout, learning rate and gradients")
 def _steps(shape: Shape, lr: float, gradients: Gradients) -> Callable[..., Any]:
-    import jax
+    jax = jax_module()
 
     opt = optimizer(lr)
 
@@ -183,7 +183,7 @@ def train(
         The new parameters and optimizer state (numpy leaves; the inputs are unchanged) and the
         mean losses.
     """
-    import jax
+    jax = jax_module()
     import numpy as np
 
     if steps <= 0 or len(examples) == 0:
