@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from purestate.core.compiled import jit
+from purestate.games.kernels.bits import popcount
 from purestate.games.small_board import FULL, LINE_MASKS
 from purestate.heuristics.uttt import BIG_LINE, LIMIT, SCALE, SMALL_LINE, SMALL_WIN
 
@@ -19,21 +20,12 @@ _X, _O, _WON_X, _WON_O, _CLOSED = 0, 9, 18, 19, 20
 
 
 @jit
-def _count(b: int) -> int:
-    n = 0
-    while b:
-        b &= b - 1
-        n += 1
-    return n
-
-
-@jit
 def _line_points(mine: int, theirs: int, blocked: int) -> int:
     """``sum(small_board.line_counts(mine, theirs, blocked))``: two threats plus blocks."""
     n = 0
     for line in _LINES:
-        a = _count(mine & line)
-        b = _count(theirs & line)
+        a = popcount(mine & line)
+        b = popcount(theirs & line)
         # a two with the third cell free (not a drawn board), or a block of two
         if (a == 2 and b == 0 and not blocked & line) or (a == 1 and b == 2):
             n += 1
@@ -44,8 +36,8 @@ def _line_points(mine: int, theirs: int, blocked: int) -> int:
 def ultimate(row: npt.NDArray[np.int64]) -> float:
     """``uttt.evaluate`` of the (non-terminal) ultimate tic-tac-toe position ``row``."""
     won_x, won_o, closed = row[_WON_X], row[_WON_O], row[_CLOSED]
-    hx = SMALL_WIN * _count(won_x)
-    ho = SMALL_WIN * _count(won_o)
+    hx = SMALL_WIN * popcount(won_x)
+    ho = SMALL_WIN * popcount(won_o)
     for sb in range(9):
         if closed >> sb & 1:
             continue
