@@ -100,12 +100,17 @@ def test_rows_player_is_to_move(hooked_game: Game[Any, Any], data: st.DataObject
 @PER_CASE
 @given(data=st.data())
 def test_rows_reward0_is_the_returns(hooked_game: Game[Any, Any], data: st.DataObject) -> None:
-    game = hooked_game
+    rows, s = _finished(hooked_game, data)
+    assert rows.reward0(rows.row_of(s)) == unit_reward(hooked_game.returns(s)[0])
+
+
+def _finished(game: Game[Any, Any], data: st.DataObject) -> tuple[Rows, Any]:
+    """The rows and a finished state: the end of the drawn game (every finished state is the
+    end of some trajectory)."""
     rows, s, _ = _state_and_row(game, data)
-    # the end of the drawn game: every finished state is the end of some trajectory
     while not game.is_over(s):
         s = game.step(s, data.draw(st.sampled_from(game.legal(s)), label="move"))
-    assert rows.reward0(rows.row_of(s)) == unit_reward(game.returns(s)[0])
+    return rows, s
 
 
 @with_rows
@@ -151,3 +156,16 @@ def test_rows_ending_is_the_ending_moves(hooked_game: Game[Any, Any], data: st.D
     else:
         expected = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
     assert _moves(rows, rows.ending, row) == expected
+
+
+@with_rows
+@PER_CASE
+@given(data=st.data())
+def test_rows_returns_are_the_returns(hooked_game: Game[Any, Any], data: st.DataObject) -> None:
+    rows, s = _finished(hooked_game, data)
+    if rows.returns is None:
+        return
+    row = rows.row_of(s)
+    for p in (0, 1):
+        # to the bit: margins unclipped, and the sign of a zero as the rules give it
+        assert repr(rows.returns(row, p)) == repr(hooked_game.returns(s)[p])

@@ -255,3 +255,29 @@ def test_never_loses_to_random() -> None:
         agents = (ab, rnd) if seat == 0 else (rnd, ab)
         ep = purestate.play(TTT, agents, (None, None), keys.key(i))
         assert ep.outcome(seat) >= 0
+
+
+def test_the_compiled_search_runs_where_the_game_has_rows_and_the_evaluation_a_twin() -> None:
+    from purestate.agents.alphabeta_compiled import route
+    from purestate.core import compiled, registry
+    from purestate.core.hooks import rows_of
+
+    tron = purestate.make("tron")
+    # Tron has no rows, and its evaluations run in Python only: always the Python search
+    assert route(tron, None) is None
+    assert route(tron, registry.evaluation("voronoi")) is None
+    if compiled.kernels("alphabeta_search", compiled.AGENT_KERNELS) is None:
+        assert route(TTT, None) is None  # without numba, nothing is compiled
+        return
+    assert rows_of(TTT) is not None
+    assert route(TTT, None) is not None
+    # an evaluation that declares no compiled twin keeps the Python search
+    assert route(TTT, lambda game, state: 0.25) is None
+    # uttt's twin covers ultimate tic-tac-toe's rows, not Xtreme's
+    uttt = registry.evaluation("uttt")
+    assert route(purestate.make("ultimate_tictactoe"), uttt) is not None
+    assert route(purestate.make("xtreme_tictactoe"), uttt) is None
+    # a table asked for is the Python search's dict, filled as ever
+    table: dict[Any, Any] = {}
+    _, _, stats = search(TTT, TTT.initial(), 2, table=table)
+    assert len(table) == stats.table_size > 0

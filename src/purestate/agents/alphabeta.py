@@ -14,11 +14,16 @@ is resolved this way the search stops early with a proven value.
 
 Budgets: ``depth`` and ``nodes`` are deterministic. A ``seconds`` budget reads a clock that the
 shell injects (see ``purestate.agents.timing``); it is the only non-deterministic budget.
+
+Where the game has row kernels and the evaluation is one a kernel can run (``zero``, or one with
+a compiled twin on rows), the same search runs compiled (``alphabeta_compiled``): the same value,
+move, ties and statistics. ``compiled=False`` runs this module's search, the reference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any, Literal
 
 from attrs import field, frozen
@@ -129,6 +134,7 @@ def search(
     stop: Callable[[], bool] | None = None,
     ties: bool = False,
     table: dict[Hashable, tuple[int, int, float, Any]] | None = None,
+    compiled: bool = True,
 ) -> tuple[float, Any, SearchStats]:
     """Search ``state`` by iterative deepening alpha-beta.
 
@@ -148,6 +154,10 @@ def search(
             ``(depth, flag, value, best move)``: the depth searched below it (``RESOLVED`` when
             proven by terminal states only), ``EXACT``, ``LOWER`` or ``UPPER``, and the value for
             the player to move there.
+        compiled: Run the compiled search where it applies (``alphabeta_compiled.route``: a
+            game with row kernels, numba installed, the ``zero`` evaluation or one with a
+            compiled twin on rows, and no ``table`` passed); False runs the Python search, the
+            reference. The same results either way.
 
     Returns:
         ``(value, best_move, stats)``: the value for the player to move in ``state`` found by the
@@ -157,8 +167,39 @@ def search(
     Raises:
         ValueError: if ``state`` is terminal.
     """
+    return _search(
+        game, state, depth, evaluate, nodes=nodes, start_clock=lambda: stop or never, ties=ties,
+        table=table, compiled=compiled,
+    )  # fmt: skip
+
+
+def _search(
+    game: Game[Any, Any],
+    state: Any,
+    depth: int,
+    evaluate: Evaluate | None,
+    *,
+    nodes: int,
+    start_clock: Callable[[], Callable[[], bool]],
+    ties: bool,
+    table: dict[Hashable, tuple[int, int, float, Any]] | None,
+    compiled: bool,
+) -> tuple[float, Any, SearchStats]:
+    """``search`` with its time budget started by ``start_clock()`` (``timing.deadline``): on
+    the compiled path once the kernel is compiled or loaded, so that a process's first search
+    does not spend its budget compiling."""
+    if compiled and table is None:
+        from purestate.agents import alphabeta_compiled
+
+        found = alphabeta_compiled.route(game, evaluate)
+        if found is not None:
+            return alphabeta_compiled.search(
+                game, found, state, depth, nodes=nodes, start_clock=start_clock, ties=ties
+            )
     if game.is_over(state):
         raise ValueError("search() needs a state where someone is to move; the game is over")
+    passed = start_clock()
+    stop = None if passed is never else passed
     max_depth = depth if depth > 0 else game.spec.max_length
     evaluate_fn: Evaluate = evaluate if evaluate is not None else zero_evaluation
     tt: dict[Hashable, tuple[int, int, float, Any]] = {} if table is None else table
@@ -372,16 +413,17 @@ class AlphaBeta(FixedPolicy):
 
     def analyse(self, game: Game[Any, Any], state: Any, key: Key) -> tuple[Decision[Any], Any]:
         """The decision and the search's ``(value, best_move, stats)``."""
-        stop = deadline(self._clock, self.seconds, "alphabeta")
         random_ties = self.tiebreak == "random"
-        result = search(
+        result = _search(
             game,
             state,
             self.depth,
             self.evaluation(),
             nodes=self.nodes,
-            stop=None if stop is never else stop,
+            start_clock=partial(deadline, self._clock, self.seconds, "alphabeta"),
             ties=random_ties,
+            table=None,
+            compiled=True,
         )
         _, best_move, stats = result
         move = keys.choice(key, stats.ties) if random_ties and len(stats.ties) > 1 else best_move

@@ -396,6 +396,19 @@ class MadeFor(Protocol):
     """The registry names of the games it is made for: an agent injecting it refuses others."""
 
 
+class RowEvaluation(Protocol):
+    """An evaluation with a compiled twin on a game's rows (``core.hooks.Rows``), so that the
+    compiled alpha-beta can inject it (``agents/alphabeta_compiled.py``)."""
+
+    def row_evaluation(self, game: Any) -> Any:
+        """The jitted ``evaluate(row) -> float`` on ``game``'s rows giving, for every
+        non-terminal row, the same float as the evaluation of ``Rows.state_of(row)`` (to the
+        bit), or None: numba is not installed, or the twin does not cover this game (an
+        evaluation made for several games whose rows differ). Called when a search is routed,
+        so numba is imported only then."""
+        ...
+
+
 EvaluationT = TypeVar("EvaluationT", bound=Callable[..., Any])
 
 

@@ -3,7 +3,7 @@
 The hooks are declared as small protocols beside the ones they extend: ``Playout``,
 ``BatchPlayouts``, ``DecisivePlayout``, ``EndingMoves``, ``RowKernels``, ``Scored``, ``Unscored``,
 ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``,
-``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` beside
+``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` and ``RowEvaluation`` beside
 ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
 ``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
@@ -188,6 +188,17 @@ def made_for_of(fn: Any) -> tuple[str, ...] | None:
     if isinstance(found, tuple) and found and all(isinstance(g, str) for g in found):
         return found
     return None
+
+
+RowEvaluationFn = Callable[[Any], Any]
+"""``row_evaluation(game)``: the jitted ``evaluate(row) -> float`` on the game's rows, or None."""
+
+
+def row_evaluation_of(fn: Any) -> RowEvaluationFn | None:
+    """The evaluation's compiled twin on the game's rows (``RowEvaluation``), or None: it runs
+    in Python only (and so does the alpha-beta that injects it)."""
+    found: RowEvaluationFn | None = _method(fn, "row_evaluation")
+    return found
 
 
 # -- agent hooks ---------------------------------------------------------------------------------
@@ -397,6 +408,10 @@ class Rows:
             no decisive kernel.
         ending: jitted ``ending(row, out) -> count``: the moves that end the game, in
             ``legal``'s order (the ``ending_moves`` hook's), or None: the tree steps every move.
+        returns: jitted ``returns(row, player) -> float``: ``returns(state)[player]`` of a
+            finished row, to the bit (margins unclipped, the sign of a zero kept): what the
+            compiled alpha-beta values a terminal state with; None where the game has none
+            (alpha-beta then runs in Python).
     """
 
     width: int
@@ -410,6 +425,7 @@ class Rows:
     playout0: Any
     decisive0: Any = None
     ending: Any = None
+    returns: Any = None
 
 
 def rows_of(game: Any) -> Rows | None:

@@ -357,6 +357,7 @@ def _rows(columns: int, rows: int, connect: int) -> Rows | None:
         row_of=partial(row_of, columns=columns, rows=rows, connect=connect), state_of=state_of,
         legal=kernel.legal, step=kernel.step, player=kernel.player, reward0=kernel.reward0,
         playout0=kernel.playout0, decisive0=kernel.decisive0, ending=kernel.ending,
+        returns=kernel.returns,
     )  # fmt: skip
 
 

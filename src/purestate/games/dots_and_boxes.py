@@ -328,7 +328,7 @@ def _rows(rows: int, cols: int, margin: bool) -> Rows | None:
         width=kernel.WIDTH, max_moves=board(rows, cols).num_lines,
         row_of=partial(row_of, rows=rows, cols=cols, margin=margin), state_of=state_of,
         legal=kernel.legal, step=kernel.step, player=kernel.player, reward0=kernel.reward0,
-        playout0=kernel.playout0, ending=kernel.ending,
+        playout0=kernel.playout0, ending=kernel.ending, returns=kernel.returns,
     )  # fmt: skip
 
 

@@ -497,7 +497,7 @@ def _rows() -> Rows | None:
     return Rows(
         width=kernel.WIDTH, max_moves=9, row_of=row_of, state_of=state_of, legal=kernel.legal,
         step=kernel.step, player=kernel.player, reward0=kernel.reward0,
-        playout0=kernel.playout0, ending=kernel.ending,
+        playout0=kernel.playout0, ending=kernel.ending, returns=kernel.returns,
     )  # fmt: skip
 
 

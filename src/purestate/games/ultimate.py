@@ -472,6 +472,7 @@ def _rows() -> Rows | None:
         reward0=kernel.row_reward0,
         playout0=kernel.row_playout0,
         ending=kernel.row_ending,
+        returns=kernel.row_returns,
     )
 
 

@@ -524,6 +524,7 @@ def _rows(reward: Reward) -> Rows | None:
         width=kernel.WIDTH, max_moves=162, row_of=partial(row_of, reward=reward),
         state_of=state_of, legal=kernel.legal, step=kernel.step, player=kernel.player,
         reward0=kernel.reward0, playout0=kernel.playout0, ending=kernel.ending,
+        returns=kernel.returns,
     )  # fmt: skip
 
 

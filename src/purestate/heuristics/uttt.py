@@ -141,6 +141,22 @@ def evaluate(game: Game[Any, Any], state: Any) -> float:
     return max(-LIMIT, min(LIMIT, v))
 
 
+def _row_evaluation(game: Game[Any, Any]) -> Any:
+    """``evaluate``'s compiled twin on ``game``'s rows (``RowEvaluation``, so that alpha-beta
+    with ``eval=uttt`` runs compiled): ultimate tic-tac-toe's (``heuristics/kernels/uttt.py``),
+    or None: Xtreme's rows have another layout, or numba is not installed."""
+    from purestate.core import compiled
+    from purestate.games.ultimate import UltimateTicTacToe
+
+    if not isinstance(game, UltimateTicTacToe):
+        return None
+    kernel = compiled.kernels("uttt", compiled.HEURISTIC_KERNELS)
+    return None if kernel is None else kernel.ultimate
+
+
+evaluate.row_evaluation = _row_evaluation  # type: ignore[attr-defined]
+
+
 def move_score(game: Game[Any, Any], state: Any, move: int) -> float:
     """``1 +`` the README points of one legal ``move`` for the player to move.
 

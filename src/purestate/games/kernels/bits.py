@@ -1,5 +1,5 @@
-"""What several kernels do to bitboards: the ``i``-th empty cell, and a free move over the open
-small boards of ultimate and Xtreme tic-tac-toe."""
+"""What several kernels do to bitboards: the set bits of a word, the ``i``-th empty cell, and a
+free move over the open small boards of ultimate and Xtreme tic-tac-toe."""
 
 from __future__ import annotations
 
@@ -11,6 +11,16 @@ from purestate.games.small_board import FREE_COUNT
 
 FREE = np.array(FREE_COUNT, dtype=np.int64)
 """``FREE[occupied]``: the free cells of a 3×3 board (``small_board.FREE_COUNT``)."""
+
+
+@jit
+def popcount(b: int) -> int:
+    """The set bits of ``b`` (``int.bit_count``; ``b`` not negative)."""
+    n = 0
+    while b:
+        b &= b - 1
+        n += 1
+    return n
 
 
 @jit

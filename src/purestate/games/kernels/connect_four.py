@@ -244,6 +244,13 @@ def reward0(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
+def returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``ConnectFour.returns(state)[p]`` of a finished row."""
+    w = row[_WINNER]
+    return 0.0 if w < 0 else 1.0 if w == p else -1.0
+
+
+@jit
 def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """X's reward at the end of ``playout``'s game from the row (over or not)."""
     if row[_WINNER] >= 0:

@@ -8,7 +8,7 @@ import numpy.typing as npt
 from numba import prange
 
 from purestate.core.compiled import jit, jit_parallel
-from purestate.games.kernels.bits import nth_zero
+from purestate.games.kernels.bits import nth_zero, popcount
 from purestate.games.kernels.stream import draw, seed
 
 
@@ -147,16 +147,7 @@ def _completed(lines: int, m: int, rows: int, cols: int) -> int:
 @jit
 def _free(lines: int, rows: int, cols: int) -> int:
     # ints, not the row: a call that passes an array costs its reference counts (about 15 ns)
-    return _num_lines(rows, cols) - _popcount(lines)
-
-
-@jit
-def _popcount(b: int) -> int:
-    n = 0
-    while b:
-        b &= b - 1
-        n += 1
-    return n
+    return _num_lines(rows, cols) - popcount(lines)
 
 
 @jit
@@ -205,7 +196,17 @@ def _reward0(d: int, margin: bool) -> float:
 @jit
 def reward0(row: npt.NDArray[np.int64]) -> float:
     """Player 0's reward in [0, 1] of a finished row."""
-    return _reward0(_popcount(row[_OWN0]) - _popcount(row[_OWN1]), row[_MARGIN] != 0)
+    return _reward0(popcount(row[_OWN0]) - popcount(row[_OWN1]), row[_MARGIN] != 0)
+
+
+@jit
+def returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``DotsAndBoxes.returns(state)[p]`` of a finished row: the margin (or its sign) as the
+    rules make it, ``float(d)`` and ``float(-d)``."""
+    d = popcount(row[_OWN0]) - popcount(row[_OWN1])
+    if row[_MARGIN] == 0:
+        d = (d > 0) - (d < 0)
+    return float(d) if p == 0 else float(-d)
 
 
 @jit

@@ -111,6 +111,16 @@ def reward0(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
+def returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``TicTacToe.returns(state)[p]`` of a finished row."""
+    if _WINS[row[0]]:
+        return 1.0 if p == 0 else -1.0
+    if _WINS[row[1]]:
+        return -1.0 if p == 0 else 1.0
+    return 0.0
+
+
+@jit
 def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """X's reward at the end of ``playout``'s game from the row (over or not)."""
     w = winner(row[0], row[1], row[2], seed(k))

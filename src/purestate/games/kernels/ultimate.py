@@ -162,6 +162,16 @@ def row_reward0(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
+def row_returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``UltimateTicTacToe.returns(state)[p]`` of a finished row."""
+    if _WINS[row[WON_X]]:
+        return 1.0 if p == 0 else -1.0
+    if _WINS[row[WON_O]]:
+        return -1.0 if p == 0 else 1.0
+    return 0.0
+
+
+@jit
 def row_playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """X's reward of ``playout``'s random game from ``row`` with key ``k`` (``as_int64``)."""
     if row[TARGET] == _OVER:

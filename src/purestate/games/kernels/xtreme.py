@@ -194,6 +194,22 @@ def reward0(row: npt.NDArray[np.int64]) -> float:
 
 
 @jit
+def returns(row: npt.NDArray[np.int64], p: int) -> float:
+    """``XtremeTicTacToe.returns(state)[p]`` of a finished row, operation for operation (player
+    1's is player 0's negated, as the rules make it)."""
+    won_x, won_o = row[WON_X], row[WON_O]
+    if _line(won_x):
+        return 1.0 if p == 0 else -1.0
+    if _line(won_o):
+        return -1.0 if p == 0 else 1.0
+    if row[REWARD] == 0:
+        return 0.0
+    diff = _POINTS[won_x & 511] + _POINTS[won_x >> 9] - _POINTS[won_o & 511] - _POINTS[won_o >> 9]
+    v = float((diff > 0) - (diff < 0)) if row[REWARD] == 1 else diff / MAX_POINTS
+    return v if p == 0 else -v
+
+
+@jit
 def playout0(row: npt.NDArray[np.int64], k: int) -> float:
     """X's reward at the end of ``playout``'s game from the row (over or not)."""
     if row[TARGET] == OVER:
