@@ -467,13 +467,15 @@ def test_a_tournament_with_our_mcts_and_theirs_is_one_command() -> None:
 def test_the_interop_page_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
     page = (Path(__file__).parent.parent / "docs" / "interop.md").read_text(encoding="utf-8")
     blocks = [b.split("```", 1)[0] for b in page.split("```python\n")[1:]]
-    assert len(blocks) == 4
+    assert len(blocks) == 5
     for block in blocks:
         exec(compile(block, "docs/interop.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 4 and printed[2] == "(18,)"
+    assert len(printed) == 5 and printed[2] == "(18,)"
     # the PettingZoo example prints the returns it says it prints (not PettingZoo's emptied {})
     assert printed[3] != "{}" and f"It prints `{printed[3]}`" in page
+    # and the batch example (core.batch) its plies and X's share of wins
+    assert f"It prints `{printed[4]}`" in page
 
 
 # --- options checked before OpenSpiel sees them (issue 20) -------------------------------------
