@@ -11,6 +11,8 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -141,9 +143,22 @@ def test_a_checkpoint_naming_a_file_outside_its_folder_is_refused(
     assert files(run) == before
 
 
+@pytest.fixture
+def shallow_outside() -> Iterator[Path]:
+    """``outside`` one folder below the system's temporary folder: the attack below mirrors the
+    file's absolute path as folders inside the run, which must stay within the walk's depth
+    limit however deep pytest's own temporary folders are (they are deeper under xdist)."""
+    folder = Path(tempfile.mkdtemp())
+    path = folder / "notes.txt"
+    path.write_bytes(PRECIOUS)
+    yield path
+    shutil.rmtree(folder)
+
+
 def test_a_sweep_run_naming_a_file_outside_is_refused(
-    sweep_run: tuple[Path, Path], outside: Path
+    sweep_run: tuple[Path, Path], shallow_outside: Path
 ) -> None:
+    outside = shallow_outside
     sweep, inner = sweep_run
     evil = b"replaced by the folder\n"
     pending = inner / f".{outside}.pending.tmp"
