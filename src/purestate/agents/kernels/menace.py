@@ -15,29 +15,18 @@ import numpy as np
 import numpy.typing as npt
 
 from purestate.core.compiled import jit
+from purestate.games.kernels.stream import mix
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
 _FOLD = np.uint64(0xF01D)
 _BITS = np.uint64(0xB175)
 _LOW = np.uint64(0xFFFFFFFF)
-_S11, _S27, _S30, _S31, _S32 = (np.uint64(s) for s in (11, 27, 30, 31, 32))
+_S11, _S32 = np.uint64(11), np.uint64(32)
 _UNIT53 = 1.0 / (1 << 53)
 _COIN = 4294967296.0
 
 COIN, CHOICE = 0, 1
 """The opponent's draw (``ListDraw.kind``): the rules' coin and half-word choice, or
 ``keys.choice``'s multiply-shift on all 64 bits."""
-
-
-@jit
-def mix(z: np.uint64) -> np.uint64:
-    """``keys.mix``."""
-    z = z + _GOLDEN
-    z = (z ^ (z >> _S30)) * _C1
-    z = (z ^ (z >> _S27)) * _C2
-    return z ^ (z >> _S31)
 
 
 @jit

@@ -23,12 +23,18 @@ def seed(k: int) -> np.uint64:
 
 
 @jit
-def draw(s: np.uint64, j: int) -> float:
-    """Draw ``j`` of the stream whose seed is ``s``: ``keys.draw(k, j)`` for ``s = seed(k)``."""
-    z = np.uint64(s) + np.uint64((j >> 1) + 1) * _GOLDEN
+def mix(z: np.uint64) -> np.uint64:
+    """``keys.mix`` on a 64-bit word: the one SplitMix64 step every compiled draw goes through."""
+    z = z + _GOLDEN
     z = (z ^ (z >> _S30)) * _C1
     z = (z ^ (z >> _S27)) * _C2
-    z = z ^ (z >> _S31)
+    return z ^ (z >> _S31)
+
+
+@jit
+def draw(s: np.uint64, j: int) -> float:
+    """Draw ``j`` of the stream whose seed is ``s``: ``keys.draw(k, j)`` for ``s = seed(k)``."""
+    z = mix(np.uint64(s) + np.uint64(j >> 1) * _GOLDEN)
     return float(z & _HALF if j & 1 else z >> _S32) * _UNIT
 
 
