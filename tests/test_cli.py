@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +282,27 @@ def test_every_command_opens_with_a_one_line_summary() -> None:
     for path, cmd in found:
         summary = (cmd.help or "").strip().split("\n\n")[0]
         assert summary and "\n" not in summary, path
+
+
+def test_the_command_line_asks_openmp_to_sleep_unless_the_shell_says_otherwise() -> None:
+    from purestate.cli import quiet_threads
+
+    environ: dict[str, str] = {}
+    quiet_threads(environ)
+    assert environ == {"OMP_WAIT_POLICY": "PASSIVE"}
+    chosen = {"OMP_WAIT_POLICY": "ACTIVE"}
+    quiet_threads(chosen)
+    assert chosen == {"OMP_WAIT_POLICY": "ACTIVE"}  # the shell's choice stands
+    # and the entry point sets it before any command runs, where numba's threads would read it
+    script = (
+        "import os, sys\n"
+        "sys.argv = ['purestate', '--version']\n"
+        "from purestate.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(os.environ.get('OMP_WAIT_POLICY'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "PASSIVE"

@@ -8,8 +8,9 @@ non-zero exit, never a traceback.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import Annotated, Any
 
 import typer
@@ -181,6 +182,19 @@ def _options(
     """Two-player board games and the agents that learn and search them."""
 
 
+def quiet_threads(environ: MutableMapping[str, str]) -> None:
+    """Ask OpenMP (numba's threads for the batch kernels) to sleep between parallel calls
+    instead of spinning, unless the shell already says how (``OMP_WAIT_POLICY``).
+
+    Spinning is OpenMP's default: on a machine whose cores are busy with other work (a second
+    process, a self-play worker, a browser) each parallel call waited about 15 ms for its
+    threads, 28 times the time of a batch of 1,024 playouts; sleeping costs 0.3-1 ms a call
+    (``benchmarks/bench_batch_step.py``, docs/architecture.md). It must be set before numba
+    starts its threads, so here, before any command runs; worker processes inherit it.
+    """
+    environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def main() -> None:
     """Console-script entry point: run the app, turning known errors into one-line messages.
 
@@ -188,6 +202,7 @@ def main() -> None:
     after the program's name names one; anything else (``--help``, no command, a misspelt one)
     reads them all.
     """
+    quiet_threads(os.environ)
     typed = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     if typed in COMMANDS:
         app.only(typed)
