@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from purestate.cli import app
+from purestate.io.selfplay import KERNELS_FILE
 
 runner = CliRunner()
 
@@ -19,9 +20,12 @@ def invoke(*args: str) -> Result:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    """Every file below ``folder`` by relative path, with its bytes."""
+    """Every file below ``folder`` by relative path, with its bytes: the results, so not
+    ``kernels.jsonl``, which has a line for each part of a run (one more once resumed)."""
     return {
-        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != KERNELS_FILE
     }
 
 

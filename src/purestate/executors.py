@@ -284,6 +284,33 @@ def _distributed_comm() -> Any:
         raise SpecError(f"--dask needs Dask distributed: {DASK_INSTALL}") from None
 
 
+@frozen
+class NotingKernels:
+    """``fn`` that also says which kernels its worker process has run (``core.compiled.used``):
+    a selfplay run records the path its jobs took, wherever they ran."""
+
+    fn: Callable[[Any], Any]
+
+    def __call__(self, item: Any) -> tuple[Any, str]:
+        """``(fn(item), kernels)``."""
+        from purestate.core import compiled
+
+        return self.fn(item), compiled.used()
+
+
+def noting_kernels(
+    run: Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]], seen: set[str]
+) -> Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]:
+    """An executor's ``run`` that adds to ``seen`` the kernels each call's process used."""
+
+    def noted(fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+        pairs = run(NotingKernels(fn), items)
+        seen.update(k for _, k in pairs)
+        return [out for out, _ in pairs]
+
+    return noted
+
+
 @contextlib.contextmanager
 def kept(ex: Executor) -> Iterator[Executor]:
     """``ex`` with its workers kept up for every ``run`` in the block (``LocalExecutor.kept``);

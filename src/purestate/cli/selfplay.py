@@ -26,6 +26,7 @@ from purestate.cli.common import (
     print_json,
 )
 from purestate.cli.options import AsJson, Dask, Force, Jobs, Out, Seed, games_option
+from purestate.core import compiled
 from purestate.core.agent import check_game
 from purestate.core.history import VERSION, upgrade, version_of
 from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
@@ -33,7 +34,7 @@ from purestate.core.keys import key
 from purestate.core.learning import wilson
 from purestate.core.registry import agent_spec, make_spec, spec_then
 from purestate.core.spec import SpecError, format_spec
-from purestate.executors import Executor, executor, kept
+from purestate.executors import Executor, executor, kept, noting_kernels
 from purestate.experiments.references import default_references, reference_point
 from purestate.experiments.selfplay import Selfplay, game_record
 from purestate.io.files import FileFormatError, sync, write_json
@@ -58,6 +59,7 @@ from purestate.io.selfplay import (
     TABLE_FILES,
     check_records,
     check_run_format,
+    note_kernels,
     read_references,
     save_checkpoint,
     table_files,
@@ -501,47 +503,63 @@ def _train(
     points = None if references is None else list(restored.references)
     if start == 0:
         points = measured(points, tables, 0)
-    with contextlib.ExitStack() as stack:
-        log = stack.enter_context(appending(out_dir))
-        stack.enter_context(progress)
-        ex = None if workers.executor is None else stack.enter_context(kept(workers.executor))
-        task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses,
-                                 search="")  # fmt: skip
-        stretches = run.stretches(g, tables, start, total - start, checkpoint,
-                                  None if ex is None else ex.run, workers.jobs)  # fmt: skip
-        for stretch in stretches:
-            tables = stretch.tables
-            search = speed.after(stretch, tables[run.seat]) if run.shared else ""
-            for ep in stretch.episodes:
-                o = ep.outcome(me)
-                outcomes.append(o)
-                w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
-                resigned += ep.resigned == me
-            if moves is not None:
-                moves.extend(ep.moves for ep in stretch.episodes)
-            # one write per stretch: the log is synced at checkpoints and at the end, not per line
-            log.write(records_text(game_record(played + i, run, ep)
-                                   for i, ep in enumerate(stretch.episodes)))  # fmt: skip
-            played += len(stretch.episodes)
-            progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses,
-                            search=search)  # fmt: skip
-            if stretch.refused:
-                first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
-            elif checkpoint and played % checkpoint == 0 and played < total:
-                sync(log)
-                points = measured(points, tables, played)
-                save_checkpoint(out_dir, run, g, tables, played, None, points)
-    points = measured(points, tables, played)
-    save_checkpoint(out_dir, run, g, tables, played, first_refusal, points)
+    kernels: set[str] = set()  # which kernels the workers ran (this process's: compiled.used)
+    committed = start
+    noted: list[str] = []
+
+    def note() -> None:
+        """The part this command played, noted even when stopped: what it committed."""
+        if committed > start:
+            noted.append(note_kernels(out_dir, start, committed, {*kernels, compiled.used()}))
+
+    try:
+        with contextlib.ExitStack() as stack:
+            log = stack.enter_context(appending(out_dir))
+            stack.enter_context(progress)
+            ex = None if workers.executor is None else stack.enter_context(kept(workers.executor))
+            task = progress.add_task("games", total=total, completed=start, w=w, d=d, l=losses,
+                                     search="")  # fmt: skip
+            run_jobs = None if ex is None else noting_kernels(ex.run, kernels)
+            stretches = run.stretches(g, tables, start, total - start, checkpoint, run_jobs,
+                                      workers.jobs)  # fmt: skip
+            for stretch in stretches:
+                tables = stretch.tables
+                search = speed.after(stretch, tables[run.seat]) if run.shared else ""
+                for ep in stretch.episodes:
+                    o = ep.outcome(me)
+                    outcomes.append(o)
+                    w, d, losses = w + (o > 0), d + (o == 0), losses + (o < 0)
+                    resigned += ep.resigned == me
+                if moves is not None:
+                    moves.extend(ep.moves for ep in stretch.episodes)
+                # one write per stretch: the log is synced at checkpoints and at the end
+                log.write(records_text(game_record(played + i, run, ep)
+                                       for i, ep in enumerate(stretch.episodes)))  # fmt: skip
+                played += len(stretch.episodes)
+                progress.update(task, advance=len(stretch.episodes), w=w, d=d, l=losses,
+                                search=search)  # fmt: skip
+                if stretch.refused:
+                    first_refusal = played  # an empty first box: MENACE refuses, as in Scroggs'
+                elif checkpoint and played % checkpoint == 0 and played < total:
+                    sync(log)
+                    points = measured(points, tables, played)
+                    save_checkpoint(out_dir, run, g, tables, played, None, points)
+                    committed = played
+        # after the log is closed and synced: the checkpoint vouches for it
+        points = measured(points, tables, played)
+        save_checkpoint(out_dir, run, g, tables, played, first_refusal, points)
+        committed = played
+    finally:
+        note()
     summary = write_summary(out_dir, run, g, outcomes, resigned, first_refusal, block, moves)
     if plot:
         write_curve(out_dir, run, summary, outcomes)
     if plot and points:
         write_reference_curve(out_dir, run, g, points)
-    if points:
-        return {**summary, "references": points[-1], "out": str(out_dir)}
-    # printed, not saved: the folder is where summary.json is, and may be moved
-    return {**summary, "out": str(out_dir)}
+    # printed, not saved: the folder is where summary.json is, and may be moved; the kernels
+    # are in kernels.jsonl, apart from the results
+    shown = {**summary, "kernels": noted[-1] if noted else "python", "out": str(out_dir)}
+    return {**shown, "references": points[-1]} if points else shown
 
 
 MOVES_KEPT = 100_000

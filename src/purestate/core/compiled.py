@@ -4,8 +4,9 @@ The pure Python kernels (a game's ``playout``, ``decisive_playout``, ``playouts`
 reference. Where numba imports, a game hands the same work to its kernel module in
 ``purestate.games.kernels``, compiled on first use and kept in numba's on-disk cache; the two
 give the same results bit for bit (both draw from ``keys.stream``; the differential properties
-in ``properties/test_kernels_props.py`` check every game that has a kernel). Which path runs is
-``backend()``; a run may record it, though results never depend on it.
+in ``properties/test_kernels_props.py`` check every game that has a kernel). Which path numba
+offers is ``backend()``, which path a process took is ``used()``; a selfplay run records the
+latter (``kernels.jsonl``), though results never depend on it.
 
 numba is imported on the first call that wants a kernel, not when a game is imported: ``import
 purestate`` and the command line's start stay as quick as before. Setting ``NUMBA_DISABLE_JIT=1``
@@ -48,6 +49,13 @@ def backend() -> str:
     ``NUMBA_DISABLE_JIT=1``). Results are the same either way."""
     nb = _numba()
     return "python" if nb is None else f"numba {nb.__version__}"
+
+
+def used() -> str:
+    """Which kernels this process has run: ``backend()`` once a compiled kernel was asked for
+    (numba is imported on that first call, never before), ``"python"`` until then. What a run
+    records (``kernels.jsonl`` in a selfplay run folder): free to ask, as it imports nothing."""
+    return backend() if loaded() else "python"
 
 
 def loaded() -> bool:

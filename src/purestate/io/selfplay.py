@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,10 @@ each checkpoint."""
 
 REFERENCES_PICTURE = "references.png"
 
+KERNELS_FILE = "kernels.jsonl"
+"""Which kernels played a run (``note_kernels``): the one file of a run folder that describes
+the machine rather than the results."""
+
 RUN_FILES = (
     "run.json",
     "checkpoint.json",
@@ -53,6 +57,7 @@ RUN_FILES = (
     "learning_curve.png",
     REFERENCES_FILE,
     REFERENCES_PICTURE,
+    KERNELS_FILE,
 )
 """What a selfplay run folder holds (``--force`` removes exactly these)."""
 
@@ -67,6 +72,21 @@ def table_files(run: Selfplay) -> tuple[str, ...]:
     if run.learning()[1 - run.seat] and not run.shared:
         return (mine, f"{TABLE_STEMS[1]}{table_suffix(opp)}")
     return (mine,)
+
+
+def note_kernels(folder: Path, first_game: int, games: int, kernels: Iterable[str]) -> str:
+    """Append to the run's ``kernels.jsonl`` which kernels played its games ``first_game`` to
+    ``games`` (one command's part of the run): ``"numba X.Y.Z"`` if any process of it ran a
+    compiled kernel (``core.compiled.used``), else ``"python"``. Results never depend on it (the
+    differential properties), so the file is the one a run on another machine may differ in,
+    and a resumed run has a line for each part. Returns what was noted.
+    """
+    found = sorted({k for k in kernels if k != "python"})
+    noted = found[0] if found else "python"
+    line = json.dumps({"games": [first_game, games], "kernels": noted}) + "\n"
+    with open_own_file(folder / KERNELS_FILE, "ab") as f:
+        f.write(line.encode())
+    return noted
 
 
 def check_run_format(path: Path, saved: dict[str, Any]) -> None:

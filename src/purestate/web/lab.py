@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from purestate.agents.menace import Menace, MenaceTable
+from purestate.core import compiled
 from purestate.core.episode import Episode
 from purestate.core.hooks import seat_name
 from purestate.core.keys import key
@@ -42,6 +43,7 @@ from purestate.io.runs import run_folder
 from purestate.io.selfplay import (
     RUN_FILES,
     manifest,
+    note_kernels,
     save_checkpoint,
     write_curve,
     write_summary,
@@ -378,6 +380,7 @@ class Lab:
                     write_json(out / "run.json", {**manifest(run, g), "games": self.played})
                     append_records(out, (x.record(run) for x in self.logs))
                     save_checkpoint(out, run, g, self.tables, self.played, self.refused_at)
+                    note_kernels(out, 0, self.played, {compiled.used()})
                     summary = write_summary(out, run, g, self.outcomes, self.resigned,
                                             self.refused_at, SUMMARY_BLOCK)  # fmt: skip
                     write_curve(out, run, summary, self.outcomes)
