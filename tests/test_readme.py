@@ -15,8 +15,6 @@ import urllib.request
 from importlib.util import find_spec
 from pathlib import Path
 
-import pytest
-
 README = Path(__file__).parent.parent / "README.md"
 SCALE = float(os.environ.get("PURESTATE_README_SCALE", "0.02"))
 
@@ -51,11 +49,6 @@ def test_the_tour_is_not_empty() -> None:
     assert len(tour()) >= 15
 
 
-@pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("tour")
-
-
 def serves(args: list[str], folder: Path) -> None:
     """``purestate serve`` runs until stopped: start it on a free port, load the start page and
     the runs page (which lists the runs the tour wrote), then stop it."""
@@ -78,24 +71,35 @@ def serves(args: list[str], folder: Path) -> None:
         proc.wait(30)
 
 
-@pytest.mark.parametrize("args", tour(), ids=lambda a: " ".join(a)[:60])
-def test_every_tour_command_runs(args: list[str], folder: Path) -> None:
+def tour_command(args: list[str], folder: Path) -> str | None:
+    """Run one of the tour's commands in ``folder``: what went wrong, or None."""
     if args[0] == "serve":
         serves(args, folder)
-        return
-    # the commands run in order in one folder: later ones read the runs earlier ones wrote
-    if (
-        any(a.startswith(("openspiel", "--openspiel")) for a in args)
-        and find_spec("pyspiel") is None
-    ):
-        pytest.skip("needs purestate[openspiel]")
+        return None
     done = subprocess.run(
         [sys.executable, "-m", "purestate", *scaled(args)],
         cwd=folder, input="q\n", capture_output=True, text=True, timeout=600,
         env={**os.environ, "MPLBACKEND": "Agg"},
     )  # fmt: skip
-    assert done.returncode == 0, f"purestate {' '.join(args)}\n{done.stdout}\n{done.stderr}"
-    assert "Traceback" not in done.stderr
+    if done.returncode != 0 or "Traceback" in done.stderr:
+        return f"purestate {' '.join(args)}\n{done.stdout}\n{done.stderr}"
+    return None
+
+
+def test_every_tour_command_runs(tmp_path: Path) -> None:
+    # one test, the commands in order in one folder: later ones read the runs earlier ones
+    # wrote, which separate tests could not count on (pytest-xdist spreads tests over workers)
+    failed = []
+    for args in tour():
+        if (
+            any(a.startswith(("openspiel", "--openspiel")) for a in args)
+            and find_spec("pyspiel") is None
+        ):
+            continue  # needs purestate[openspiel]
+        problem = tour_command(args, tmp_path)
+        if problem is not None:
+            failed.append(problem)
+    assert not failed, "\n\n".join(failed)
 
 
 def library_example() -> str:
