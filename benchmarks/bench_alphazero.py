@@ -11,10 +11,11 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   the solver (``purestate.solve.solve``), and W/D/L against ``perfect`` (random tie-break) over
   1,000 games in each seat; each with its Wilson 95% interval.
 - **Throughput**: network evaluations per second (states through the jitted network, in batches
-  of 8 and of 64), training steps per second (minibatches of ``batch``, in a run of ``steps``
+  of 1, 8 and 64), training steps per second (minibatches of ``batch``, in a run of ``steps``
   steps, with each way of taking the conv net's gradients, ``gradients=autodiff`` and ``nhwc``,
   side by side in one process), and self-play moves per second at 100 simulations (32 games at
-  once) on the compiled tree and on the Python tree, side by side in one process; on another
+  once) on the compiled tree and on the Python tree, side by side in one process, and the
+  simulations in a greedy move of 0.1 CPU s; on another
   game with ``--throughput GAME`` (a fresh network: the speed does not depend on the weights).
 """
 
@@ -42,6 +43,8 @@ from purestate.agents import mcts_compiled
 from purestate.agents.alphazero import AlphaZero, Net
 from purestate.agents.alphazero.agent import evaluations
 from purestate.agents.alphazero.training import Examples, train
+from purestate.agents.mcts import Tree
+from purestate.agents.timing import with_clock
 from purestate.core.agent import Greedy
 from purestate.core.hooks import planes_of
 from purestate.core.keys import fold_in, key
@@ -82,7 +85,7 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
         ep = purestate.play(game, (rnd, rnd), (None, None), fold_in(key(5), i))
         found.extend(s for s in ep.states if not game.is_over(s))
         i += 1
-    for size in (8, 64):
+    for size in (1, 8, 64):
         batch = found[:size]
         evaluations(game, table, batch)  # compiled once
         calls, t0 = 0, time.process_time()
@@ -93,6 +96,20 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
         print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
     training(game, agent, table, found)
     selfplay(game, agent, table)
+    timed_moves(game, agent, table, found)
+
+
+def timed_moves(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
+    """Simulations in a greedy move of 0.1 CPU s (the thread's clock, as the commands attach),
+    from 20 positions of random games: one leaf is evaluated at a time, in a padded chunk."""
+    timed = with_clock(attrs.evolve(agent, simulations=0, seconds=0.1), time.thread_time)
+    evaluations(game, table, found[:1])  # compiled once
+    counts = []
+    for s in found[::3][:20]:
+        tree = timed.search(game, table, [Tree()], [s], [key(1)], explore=False)[0]
+        assert tree.root is not None
+        counts.append(tree.root.n)
+    print(f"simulations in a greedy move of 0.1 CPU s: {np.mean(counts):,.0f}")
 
 
 def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:

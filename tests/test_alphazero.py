@@ -10,8 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
+from pyrsistent import pmap
 
 import purestate
 from purestate.core.agent import Greedy
@@ -23,7 +25,7 @@ pytest.importorskip("optax")
 
 from purestate.agents.alphazero import AlphaZero, Net  # noqa: E402
 from purestate.agents.alphazero.agent import evaluations  # noqa: E402
-from purestate.agents.alphazero.network import evaluate, loss  # noqa: E402
+from purestate.agents.alphazero.network import BUCKETS, evaluate, loss  # noqa: E402
 from purestate.agents.alphazero.training import Examples, train  # noqa: E402
 from purestate.experiments.selfplay import Selfplay  # noqa: E402
 
@@ -98,28 +100,39 @@ def test_the_same_seed_gives_the_same_parameter_bytes() -> None:
     assert arrays(one)["params/stem.w"] != arrays(other)["params/stem.w"]
 
 
-@pytest.mark.parametrize("spec", ["tictactoe", "connect_four:columns=5,rows=4,connect=3"])
-def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "width"),
+    [("tictactoe", 32), ("connect_four:columns=5,rows=4,connect=3", 16),
+     ("ultimate_tictactoe", 32)],
+)  # fmt: skip
+def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str, width: int) -> None:
+    # weights away from the fresh network's zero heads (whose outputs are constant, so equal in
+    # any batch): XLA's code for a batch depends on its size, and so would the last bits of a
+    # row's output (ultimate's planes differed between batches of 8 and 64, tic-tac-toe's MLP at
+    # width 32 too) if a batch were not computed in chunks of the same size
     game = purestate.make(spec)
-    agent = purestate.agent("alphazero:width=16,depth=1")
-    table = agent.with_network(game, agent.initial_table(game, 0), key(6))
-    assert table.shape is not None and table.params is not None
-    assert table.shape.conv == spec.startswith("connect_four")
+    agent = purestate.agent(f"alphazero:width={width},depth=2")
+    fresh = agent.with_network(game, agent.initial_table(game, 0), key(6))
+    assert fresh.shape is not None and fresh.params is not None
+    assert fresh.shape.conv == (not spec.startswith("tictactoe"))
+    rng = np.random.default_rng(6)
+    params = {n: (w + rng.normal(0, 0.2, w.shape)).astype(np.float32)
+              for n, w in fresh.params.items()}  # fmt: skip
+    table = attrs.evolve(fresh, params=pmap(params))
     many = states(game, 200)
     alone = evaluations(game, table, many[:1])[0]
+    assert alone != evaluations(game, fresh, many[:1])[0]  # the weights matter
     for size in (2, 8, 9, 16, 17, 32, 33, 64, 65, 200):
         batch = many[:size]
         assert evaluations(game, table, batch)[0] == alone, size
         assert evaluations(game, table, batch[::-1])[-1] == alone, size
     # and the network's raw output, row by row
-    x = np.random.default_rng(0).integers(0, 2, (70, *table.shape.planes)).astype(np.float32)
+    x = rng.integers(0, 2, (70, *table.shape.planes)).astype(np.float32)
     mask = np.ones((70, table.shape.moves), bool)
-    alone_raw = [
-        evaluate(table.shape, table.params, x[i : i + 1], mask[i : i + 1]) for i in range(70)
-    ]
-    for size in (16, 32, 70):  # one batch of each bucket (70: 64 and 8)
-        p_all, v_all = evaluate(table.shape, table.params, x[:size], mask[:size])
-        for i in (0, 7, 8, 15, size - 1):
+    alone_raw = [evaluate(table.shape, params, x[i : i + 1], mask[i : i + 1]) for i in range(70)]
+    for size in (*BUCKETS, 3, 70):  # one batch of each bucket (3: padded to 8; 70: 64 and 8)
+        p_all, v_all = evaluate(table.shape, params, x[:size], mask[:size])
+        for i in sorted({i for i in (0, 1, 2, 7, 8, 15, size - 1) if i < size}):
             p, v = alone_raw[i]
             assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i], (size, i)
 
