@@ -15,7 +15,8 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   steps, with each way of taking the conv net's gradients, ``gradients=autodiff`` and ``nhwc``,
   side by side in one process), and self-play moves per second at 100 simulations (32 games at
   once) on the compiled tree and on the Python tree, side by side in one process, and the
-  simulations in a greedy move of 0.1 CPU s; on another
+  simulations in a greedy move of 0.1 CPU s (each leaf computed alone, as play does, and
+  padded to a chunk, side by side); on another
   game with ``--throughput GAME`` (a fresh network: the speed does not depend on the weights).
 """
 
@@ -42,6 +43,7 @@ import purestate
 from purestate.agents import mcts_compiled
 from purestate.agents.alphazero import AlphaZero, Net
 from purestate.agents.alphazero.agent import evaluations
+from purestate.agents.alphazero.network import ALONE, CHUNK
 from purestate.agents.alphazero.training import Examples, train
 from purestate.agents.mcts import Tree
 from purestate.agents.timing import with_clock
@@ -101,15 +103,22 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
 
 def timed_moves(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
     """Simulations in a greedy move of 0.1 CPU s (the thread's clock, as the commands attach),
-    from 20 positions of random games: one leaf is evaluated at a time, in a padded chunk."""
+    from 20 positions of random games, one leaf evaluated at a time: computed alone, as
+    ``greedy`` and ``act`` do (``network.ALONE``), and padded to a chunk of 8 (``CHUNK``, as
+    self-play computes its batches), taking turns three times."""
     timed = with_clock(attrs.evolve(agent, simulations=0, seconds=0.1), time.thread_time)
-    evaluations(game, table, found[:1])  # compiled once
-    counts = []
-    for s in found[::3][:20]:
-        tree = timed.search(game, table, [Tree()], [s], [key(1)], explore=False)[0]
-        assert tree.root is not None
-        counts.append(tree.root.n)
-    print(f"simulations in a greedy move of 0.1 CPU s: {np.mean(counts):,.0f}")
+    counts: dict[int, list[int]] = {ALONE: [], CHUNK: []}
+    for rows in counts:
+        evaluations(game, table, found[:1], rows)  # compiled once
+    for _ in range(3):
+        for rows, count in counts.items():
+            for s in found[::3][:20]:
+                tree = timed.search(game, table, [Tree()], [s], [key(1)], False, rows)[0]
+                assert tree.root is not None
+                count.append(tree.root.n)
+    alone, chunk = (float(np.mean(counts[r])) for r in (ALONE, CHUNK))
+    print(f"simulations in a greedy move of 0.1 CPU s, each leaf alone / padded to {CHUNK}: "
+          f"{alone:,.0f} / {chunk:,.0f} ({alone / chunk:.2f}x)")  # fmt: skip
 
 
 def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:

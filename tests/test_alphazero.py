@@ -25,7 +25,13 @@ pytest.importorskip("optax")
 
 from purestate.agents.alphazero import AlphaZero, Net  # noqa: E402
 from purestate.agents.alphazero.agent import evaluations  # noqa: E402
-from purestate.agents.alphazero.network import BUCKETS, evaluate, loss  # noqa: E402
+from purestate.agents.alphazero.network import (  # noqa: E402
+    ALONE,
+    CHUNK,
+    buckets,
+    evaluate,
+    loss,
+)
 from purestate.agents.alphazero.training import Examples, train  # noqa: E402
 from purestate.experiments.selfplay import Selfplay  # noqa: E402
 
@@ -120,21 +126,25 @@ def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str, width: int
               for n, w in fresh.params.items()}  # fmt: skip
     table = attrs.evolve(fresh, params=pmap(params))
     many = states(game, 200)
-    alone = evaluations(game, table, many[:1])[0]
-    assert alone != evaluations(game, fresh, many[:1])[0]  # the weights matter
-    for size in (2, 8, 9, 16, 17, 32, 33, 64, 65, 200):
-        batch = many[:size]
-        assert evaluations(game, table, batch)[0] == alone, size
-        assert evaluations(game, table, batch[::-1])[-1] == alone, size
-    # and the network's raw output, row by row
     x = rng.integers(0, 2, (70, *table.shape.planes)).astype(np.float32)
     mask = np.ones((70, table.shape.moves), bool)
-    alone_raw = [evaluate(table.shape, params, x[i : i + 1], mask[i : i + 1]) for i in range(70)]
-    for size in (*BUCKETS, 3, 70):  # one batch of each bucket (3: padded to 8; 70: 64 and 8)
-        p_all, v_all = evaluate(table.shape, params, x[:size], mask[:size])
-        for i in sorted({i for i in (0, 1, 2, 7, 8, 15, size - 1) if i < size}):
-            p, v = alone_raw[i]
-            assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i], (size, i)
+    # in chunks of 8 (self-play) and of one row (a single search's leaves), each the same
+    for rows in (CHUNK, ALONE):
+        alone = evaluations(game, table, many[:1], rows)[0]
+        assert alone != evaluations(game, fresh, many[:1], rows)[0]  # the weights matter
+        for size in (2, 8, 9, 16, 17, 32, 33, 64, 65, 200):
+            batch = many[:size]
+            assert evaluations(game, table, batch, rows)[0] == alone, (rows, size)
+            assert evaluations(game, table, batch[::-1], rows)[-1] == alone, (rows, size)
+        # and the network's raw output, row by row
+        alone_raw = [evaluate(table.shape, params, x[i : i + 1], mask[i : i + 1], rows)
+                     for i in range(70)]  # fmt: skip
+        # one batch of each bucket (3: padded; 70: 64 and the rest)
+        for size in (*buckets(rows), 2, 3, 70):
+            p_all, v_all = evaluate(table.shape, params, x[:size], mask[:size], rows)
+            for i in sorted({i for i in (0, 1, 2, 7, 8, 15, size - 1) if i < size}):
+                p, v = alone_raw[i]
+                assert p[0].tobytes() == p_all[i].tobytes() and v[0] == v_all[i], (rows, size, i)
 
 
 def test_the_nhwc_gradients_are_autodiffs_up_to_rounding() -> None:

@@ -35,7 +35,7 @@ from attrs import field, frozen
 from pyrsistent import pmap
 from pyrsistent.typing import PMap
 
-from purestate.agents.alphazero.network import Gradients, Shape, jax_module
+from purestate.agents.alphazero.network import ALONE, CHUNK, Gradients, Shape, jax_module
 from purestate.agents.alphazero.training import Examples, Losses
 from purestate.agents.mcts import MCTS, Tree, choose_move, search_many, visit_distribution
 from purestate.agents.timing import Clock, check_budget
@@ -328,10 +328,11 @@ class AlphaZero:
 
     # -- evaluation and search -----------------------------------------------------------------
 
-    def evaluator(self, table: Net) -> Any:
+    def evaluator(self, table: Net, rows: int = CHUNK) -> Any:
         """The search's evaluator for ``table``: for each state, the priors over its legal moves
-        (in ``legal`` order) and the value for its player to move."""
-        return lambda game, states, ks: evaluations(game, table, states)
+        (in ``legal`` order) and the value for its player to move, computed in chunks of
+        ``rows`` (``network.CHUNK`` for self-play's many trees, ``ALONE`` for one search)."""
+        return lambda game, states, ks: evaluations(game, table, states, rows)
 
     def searcher(self, explore: bool) -> MCTS:
         """The PUCT search this agent runs (``agents.mcts``): Dirichlet noise at the root while
@@ -354,10 +355,12 @@ class AlphaZero:
         states: Sequence[Any],
         ks: Sequence[Key],
         explore: bool,
+        rows: int = CHUNK,
     ) -> list[Tree]:
         """PUCT searches from ``states`` at once (one key and one tree to reuse each), their
-        leaves evaluated by the table's network in one batch per round."""
-        return search_many(self.searcher(explore), game, trees, states, ks, self.evaluator(table))
+        leaves evaluated by the table's network in one batch per round, in chunks of ``rows``."""
+        evaluator = self.evaluator(table, rows)
+        return search_many(self.searcher(explore), game, trees, states, ks, evaluator)
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Search from ``state`` with root noise and play a move drawn in proportion to the
@@ -366,14 +369,15 @@ class AlphaZero:
         self.check_game(game)
         net = table if isinstance(table, Net) else Net()
         k_search, k_move = keys.split(key)
-        tree = self.search(game, net, [Tree()], [state], [k_search], explore=True)[0]
+        # one tree, a leaf at a time: each computed alone (network.ALONE), the cheapest way
+        tree = self.search(game, net, [Tree()], [state], [k_search], True, ALONE)[0]
         return Decision(choose_move(game, tree, 1.0, k_move))
 
     def greedy(self, game: Game[Any, Any], table: Any, state: Any) -> Any:
         """The search's best move without noise (a proven win, else the most visited move)."""
         require_game(game, state)
         net = table if isinstance(table, Net) else Net()
-        tree = self.search(game, net, [Tree()], [state], [keys.key(0)], explore=False)[0]
+        tree = self.search(game, net, [Tree()], [state], [keys.key(0)], False, ALONE)[0]
         return choose_move(game, tree, 0.0, keys.key(0))
 
     # -- self-play -----------------------------------------------------------------------------
@@ -586,10 +590,11 @@ def images(
 
 
 def evaluations(
-    game: Game[Any, Any], table: Net, states: Sequence[Any]
+    game: Game[Any, Any], table: Net, states: Sequence[Any], rows: int = CHUNK
 ) -> list[tuple[tuple[float, ...], float]]:
     """The network's priors over each state's legal moves (in ``legal`` order) and its value for
-    the player to move; uniform priors and 0 for a table without a network."""
+    the player to move, computed in chunks of ``rows`` (``network.evaluate``); uniform priors
+    and 0 for a table without a network."""
     if table.params is None or table.shape is None:
         out = []
         for s in states:
@@ -611,7 +616,7 @@ def evaluations(
         ms = game.legal(s)
         mask[i, list(ms)] = True
         legal.append(ms)
-    priors, values = evaluate(shape, table.params, x, mask)
+    priors, values = evaluate(shape, table.params, x, mask, rows)
     return [
         (tuple(float(p) for p in priors[i, list(ms)]), float(values[i]))
         for i, ms in enumerate(legal)
