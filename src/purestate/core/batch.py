@@ -148,7 +148,7 @@ def _kernels(game: Game[Any, Any]) -> tuple[Rows, Any] | None:
     module = compiled.kernels("batch")
     if module is None:
         return None
-    fns = module.compiled_batch(found.legal, found.step, found.player, found.reward0)
+    fns = module.compiled_batch(found.legal, found.step, found.player, found.reward0, found.returns)
     return found, fns
 
 
@@ -338,10 +338,17 @@ def rewards(game: Game[Any, Any], batch: Batch) -> npt.NDArray[np.float64]:
 
 def returns(game: Game[Any, Any], batch: Batch) -> npt.NDArray[np.float64]:
     """The returns of each state, ``game.returns(s)`` as an ``(n, 2)`` array (zeros before the
-    end, as the rules say), exact whatever their scale (a margin too). The rules in Python for
-    the finished rows: ``rewards`` is the compiled figure."""
+    end, as the rules say), exact whatever their scale (a margin too). Compiled
+    (``Rows.returns``) where the game has row kernels with returns, the rules in Python for the
+    finished rows otherwise."""
     import numpy as np
 
+    found = _kernels(game)
+    if found is not None and found[1].has("returns"):
+        kernels, fns = found
+        a = _array(kernels, batch)
+        out: npt.NDArray[np.float64] = fns.of("returns", len(a))(a)
+        return out
     ss = states(game, batch)
     finished = done(game, batch)
     out = np.zeros((len(ss), 2), np.float64)

@@ -33,6 +33,7 @@ legal: Any = None
 step: Any = None
 player_of: Any = None
 reward0: Any = None
+row_returns: Any = None  # None where the game has no ``Rows.returns``: ``returns`` is not made
 
 
 def masks(
@@ -105,6 +106,19 @@ def rewards(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     return out
 
 
+def returns(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """Each finished row's returns to both players (``Rows.returns``), zeros for a row still
+    playing."""
+    n = rows.shape[0]
+    out = np.zeros((n, 2), np.float64)
+    for i in prange(n):
+        row = rows[i]
+        if player_of(row) == -1:
+            out[i, 0] = row_returns(row, 0)
+            out[i, 1] = row_returns(row, 1)
+    return out
+
+
 def random_moves(
     rows: npt.NDArray[np.int64], ks: npt.NDArray[np.int64], max_moves: int
 ) -> npt.NDArray[np.int64]:
@@ -142,8 +156,16 @@ class Compiled:
     each compiles (or loads from the cache) on its first call."""
 
     def __init__(self, fns: dict[str, Any]) -> None:
-        self._serial = {name: jit_bound(t, fns) for name, t in TEMPLATES.items()}
-        self._parallel = {name: jit_bound(t, fns, parallel=True) for name, t in TEMPLATES.items()}
+        templates = dict(TEMPLATES)
+        if "row_returns" in fns:
+            templates["returns"] = returns
+        self._serial = {name: jit_bound(t, fns) for name, t in templates.items()}
+        self._parallel = {name: jit_bound(t, fns, parallel=True) for name, t in templates.items()}
+
+    def has(self, name: str) -> bool:
+        """Whether the template ``name`` was compiled for this game (``returns`` needs the
+        game's ``Rows.returns``)."""
+        return name in self._serial
 
     def of(self, name: str, rows: int) -> Any:
         """The template ``name`` compiled for a batch of ``rows`` rows."""
@@ -151,8 +173,12 @@ class Compiled:
 
 
 @memo(size=None, why="one set of compiled batch functions per game's row functions: a handful")
-def compiled_batch(legal: Any, step: Any, player_of: Any, reward0: Any) -> Compiled:
+def compiled_batch(
+    legal: Any, step: Any, player_of: Any, reward0: Any, row_returns: Any = None
+) -> Compiled:
     """The templates compiled for one game's row functions, from numba's on-disk cache after the
     first time."""
     fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0}
+    if row_returns is not None:
+        fns["row_returns"] = row_returns
     return Compiled(fns)
