@@ -186,7 +186,10 @@ def restore_run(folder: Path, run: Selfplay, game: Any, version: int = VERSION) 
         return Restored(run.initial_tables(game), (), None)
     games = ck.get("games")
     if type(games) is not int or not 0 <= games <= MAX_GAMES:
-        raise RunFolderError(f"{folder / 'checkpoint.json'}: no game count")
+        raise RunFolderError(
+            f"{folder / 'checkpoint.json'}: 'games' is {games!r}, not a count of games from 0 to "
+            f"{MAX_GAMES:,}; the run cannot be resumed (--force starts it again)"
+        )
     refused_at = ck.get("refused_at")
     if refused_at is not None and (type(refused_at) is not int or not 0 <= refused_at <= games):
         raise RunFolderError(
