@@ -16,7 +16,7 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   side by side in one process), and self-play moves per second at 100 simulations (32 games at
   once) on the compiled tree and on the Python tree, side by side in one process, and the
   simulations in a greedy move of 0.1 CPU s (each leaf computed alone, as play does, and
-  padded to a chunk, side by side); on another
+  with numpy weights and padded to a chunk, side by side); on another
   game with ``--throughput GAME`` (a fresh network: the speed does not depend on the weights).
 """
 
@@ -41,7 +41,7 @@ import numpy as np
 
 import purestate
 from purestate.agents import mcts_compiled
-from purestate.agents.alphazero import AlphaZero, Net
+from purestate.agents.alphazero import AlphaZero, Net, network
 from purestate.agents.alphazero.agent import evaluations
 from purestate.agents.alphazero.network import ALONE, CHUNK
 from purestate.agents.alphazero.training import Examples, train
@@ -103,22 +103,31 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
 
 def timed_moves(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
     """Simulations in a greedy move of 0.1 CPU s (the thread's clock, as the commands attach),
-    from 20 positions of random games, one leaf evaluated at a time: computed alone, as
-    ``greedy`` and ``act`` do (``network.ALONE``), and padded to a chunk of 8 (``CHUNK``, as
-    self-play computes its batches), taking turns three times."""
+    from 20 positions of random games, one leaf evaluated at a time, taking turns three times:
+    computed alone (``network.ALONE``) with the weights placed in JAX once a search
+    (``network.placed``), as ``greedy`` and ``act`` do; alone with the table's numpy weights,
+    copied into JAX at every call (as before ``placed``); and padded to a chunk of 8 (``CHUNK``,
+    as self-play computes its batches)."""
     timed = with_clock(attrs.evolve(agent, simulations=0, seconds=0.1), time.thread_time)
-    counts: dict[int, list[int]] = {ALONE: [], CHUNK: []}
-    for rows in counts:
+    ways = {"alone": (ALONE, True), "alone, numpy weights": (ALONE, False),
+            f"padded to {CHUNK}": (CHUNK, True)}  # fmt: skip
+    counts: dict[str, list[int]] = {way: [] for way in ways}
+    for rows, _ in ways.values():
         evaluations(game, table, found[:1], rows)  # compiled once
     for _ in range(3):
-        for rows, count in counts.items():
-            for s in found[::3][:20]:
-                tree = timed.search(game, table, [Tree()], [s], [key(1)], False, rows)[0]
-                assert tree.root is not None
-                count.append(tree.root.n)
-    alone, chunk = (float(np.mean(counts[r])) for r in (ALONE, CHUNK))
-    print(f"simulations in a greedy move of 0.1 CPU s, each leaf alone / padded to {CHUNK}: "
-          f"{alone:,.0f} / {chunk:,.0f} ({alone / chunk:.2f}x)")  # fmt: skip
+        for way, (rows, place) in ways.items():
+            with contextlib.ExitStack() as stack:
+                if not place:
+                    stack.enter_context(mock.patch.object(network, "placed", dict))
+                for s in found[::3][:20]:
+                    tree = timed.search(game, table, [Tree()], [s], [key(1)], False, rows)[0]
+                    assert tree.root is not None
+                    counts[way].append(tree.root.n)
+    means = {way: float(np.mean(c)) for way, c in counts.items()}
+    print("simulations in a greedy move of 0.1 CPU s, each leaf " + " / ".join(means) + ": "
+          + " / ".join(f"{m:,.0f}" for m in means.values())
+          + f" (alone {means['alone'] / means['alone, numpy weights']:.2f}x with numpy weights, "
+          f"{means['alone'] / means[f'padded to {CHUNK}']:.2f}x padded)")  # fmt: skip
 
 
 def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:

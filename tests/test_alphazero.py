@@ -136,6 +136,9 @@ def test_a_state_evaluates_the_same_alone_and_in_any_batch(spec: str, width: int
             batch = many[:size]
             assert evaluations(game, table, batch, rows)[0] == alone, (rows, size)
             assert evaluations(game, table, batch[::-1], rows)[-1] == alone, (rows, size)
+        # a search's evaluator places the weights in JAX once (network.placed): the same bits
+        searching = agent.evaluator(table, rows)(game, many[:9], [key(0)] * 9)
+        assert searching == evaluations(game, table, many[:9], rows), rows
         # and the network's raw output, row by row
         alone_raw = [evaluate(table.shape, params, x[i : i + 1], mask[i : i + 1], rows)
                      for i in range(70)]  # fmt: skip

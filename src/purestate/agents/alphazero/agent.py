@@ -331,8 +331,14 @@ class AlphaZero:
     def evaluator(self, table: Net, rows: int = CHUNK) -> Any:
         """The search's evaluator for ``table``: for each state, the priors over its legal moves
         (in ``legal`` order) and the value for its player to move, computed in chunks of
-        ``rows`` (``network.CHUNK`` for self-play's many trees, ``ALONE`` for one search)."""
-        return lambda game, states, ks: evaluations(game, table, states, rows)
+        ``rows`` (``network.CHUNK`` for self-play's many trees, ``ALONE`` for one search),
+        with the weights placed in JAX once for all its calls (``network.placed``)."""
+        weights = None
+        if table.params is not None:
+            from purestate.agents.alphazero.network import placed
+
+            weights = placed(table.params)
+        return lambda game, states, ks: evaluations(game, table, states, rows, weights)
 
     def searcher(self, explore: bool) -> MCTS:
         """The PUCT search this agent runs (``agents.mcts``): Dirichlet noise at the root while
@@ -590,11 +596,16 @@ def images(
 
 
 def evaluations(
-    game: Game[Any, Any], table: Net, states: Sequence[Any], rows: int = CHUNK
+    game: Game[Any, Any],
+    table: Net,
+    states: Sequence[Any],
+    rows: int = CHUNK,
+    weights: Any = None,
 ) -> list[tuple[tuple[float, ...], float]]:
     """The network's priors over each state's legal moves (in ``legal`` order) and its value for
-    the player to move, computed in chunks of ``rows`` (``network.evaluate``); uniform priors
-    and 0 for a table without a network."""
+    the player to move, computed in chunks of ``rows`` (``network.evaluate``), with ``weights``
+    the table's parameters ``network.placed`` (None: the table's own); uniform priors and 0
+    for a table without a network."""
     if table.params is None or table.shape is None:
         out = []
         for s in states:
@@ -616,7 +627,7 @@ def evaluations(
         ms = game.legal(s)
         mask[i, list(ms)] = True
         legal.append(ms)
-    priors, values = evaluate(shape, table.params, x, mask, rows)
+    priors, values = evaluate(shape, table.params if weights is None else weights, x, mask, rows)
     return [
         (tuple(float(p) for p in priors[i, list(ms)]), float(values[i]))
         for i, ms in enumerate(legal)

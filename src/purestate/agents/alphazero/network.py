@@ -300,6 +300,15 @@ def compiled(shape: Shape, rows: int = CHUNK) -> Callable[[Params, Any, Any], tu
     return jitted
 
 
+def placed(params: Params) -> dict[str, Any]:
+    """The weights as JAX arrays, for many ``evaluate`` calls: the same values, so the same
+    outputs, but a call no longer copies each numpy array into JAX (about a third of a lone
+    leaf's CPU time on connect four's 32-wide net: 123 µs a call against 184)."""
+    jax = jax_module()
+    placed_weights: dict[str, Any] = jax.device_put(dict(params))
+    return placed_weights
+
+
 def evaluate(
     shape: Shape, params: Params, x: np.ndarray, mask: np.ndarray, rows: int = CHUNK
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -307,7 +316,8 @@ def evaluate(
 
     The batch is cut into pieces of a size in ``buckets(rows)``, padded, and each computed in
     chunks of ``rows`` (``CHUNK``, or ``ALONE`` for one search's leaves), so each row's output
-    depends on that row alone.
+    depends on that row alone. ``params`` may be numpy arrays or ``placed`` ones (faster for
+    many calls; the same outputs).
     """
     import numpy as np
 
