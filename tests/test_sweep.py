@@ -16,6 +16,7 @@ from purestate.core.spec import SpecError
 from purestate.executors import LocalExecutor
 from purestate.experiments.sweep import aggregate, expand_grid, mean_band, parse_seeds
 from purestate.io.files import write_json
+from purestate.io.selfplay import KERNELS_FILE
 from purestate.web.runs import sweep_settings
 
 runner = CliRunner()
@@ -68,10 +69,19 @@ def test_aggregate_means_per_block() -> None:
 
 
 def _files(out: Path) -> dict[str, str]:
+    """The sweep's results: not its runs' ``kernels.jsonl``, a line for each command."""
     return {
         str(p.relative_to(out)): p.read_text()
         for p in sorted(out.rglob("*"))
-        if p.is_file() and p.suffix in (".json", ".jsonl", ".csv")
+        if p.is_file() and p.suffix in (".json", ".jsonl", ".csv") and p.name != KERNELS_FILE
+    }
+
+
+def _kernel_parts(out: Path) -> dict[str, list[list[int]]]:
+    """Each run's parts noted in its ``kernels.jsonl``: ``[first game, games]`` per command."""
+    return {
+        str(p.parent.relative_to(out)): [json.loads(x)["games"] for x in p.read_text().splitlines()]
+        for p in sorted(out.rglob(KERNELS_FILE))
     }
 
 
@@ -117,6 +127,12 @@ def test_an_interrupted_sweep_resumes_to_the_same_result(
     r = runner.invoke(app, [*BASE, "--resume", str(broken)])
     assert r.exit_code == 0, r.output
     assert _files(broken) == _files(whole)
+    # every run says which kernels played it: in one part, or in the part each command played
+    whole_parts, broken_parts = _kernel_parts(whole), _kernel_parts(broken)
+    assert len(whole_parts) == 6 and whole_parts.keys() == broken_parts.keys()
+    assert all(parts == [[0, 90]] for parts in whole_parts.values()), whole_parts
+    # the interrupted command committed each run's first chunk (40 games), the resumed the rest
+    assert all(parts == [[0, 40], [40, 90]] for parts in broken_parts.values()), broken_parts
 
 
 def test_complete_runs_are_not_redone(tmp_path: Path) -> None:

@@ -7,12 +7,14 @@ Folder layout under --out::
     runs/<setting>/seed-<n>/table.json       the learner's table at that checkpoint (.npz: arrays)
     runs/<setting>/seed-<n>/games.jsonl      one line per game
     runs/<setting>/seed-<n>/summary.json     written last: its presence marks the run complete
+    runs/<setting>/seed-<n>/kernels.jsonl    which kernels played it, a line per command
     aggregate.json, aggregate.csv            mean W/D/L per block with 95% bands, per setting
     curves.png                               the mean curves with their bands
 
 An interrupted sweep (Ctrl-C, a killed process) is continued by the same command with ``--resume
 DIR``: complete runs are kept as they are, the others continue from their last checkpoint (their
-games.jsonl cut back to it first), and the files end up byte for byte as an uninterrupted sweep's.
+games.jsonl cut back to it first), and the files end up byte for byte as an uninterrupted sweep's
+(but kernels.jsonl, which has a line for each command that played a part of the run).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from purestate.cli.selfplay import (
 )
 from purestate.core.history import SWEEP_FORMAT, upgrade
 from purestate.core.registry import spec_then
-from purestate.executors import executor
+from purestate.executors import NotingKernels, executor
 from purestate.experiments.selfplay import SELF, Selfplay, summarize
 from purestate.experiments.sweep import (
     Chunk,
@@ -61,7 +63,7 @@ from purestate.io import plots
 from purestate.io.files import FileFormatError, read_json, write_atomic, write_json
 from purestate.io.records import append_records
 from purestate.io.runs import CHECKPOINT, clean_temporaries, entries, run_folder
-from purestate.io.selfplay import save_checkpoint
+from purestate.io.selfplay import note_kernels, save_checkpoint
 
 SWEEP_FILES = ("sweep.json", "runs", "aggregate.json", "aggregate.csv", "curves.png")
 """What a sweep folder holds (``--force`` removes exactly these)."""
@@ -285,6 +287,28 @@ def _sweep(
         TextColumn("[bold]sweep[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=err_console, disable=as_json,
     )  # fmt: skip
+    # each run's part of this command (its first game, the games committed) and which kernels
+    # played it, noted in its kernels.jsonl when the command stops, as selfplay notes a run
+    parts: dict[Selfplay, tuple[int, int, set[str]]] = {}
+    try:
+        _play(out, state, games, block, step, ex, progress, total_games, parts)
+    finally:
+        for r, (first, committed, used) in parts.items():
+            note_kernels(_run_dir(out, r), first, committed, used)
+    summaries = [_read_summary(out, r, games, block) for r in runs]
+    agg = aggregate(summaries)
+    write_json(out / "aggregate.json", agg)
+    write_atomic(out / "aggregate.csv", _csv(agg))
+    return agg, done_before
+
+
+def _play(
+    out: Path, state: dict[Selfplay, tuple[int, Any, list[int], int]], games: int, block: int,
+    step: int, ex: Any, progress: Progress, total_games: int,
+    parts: dict[Selfplay, tuple[int, int, set[str]]],
+) -> None:  # fmt: skip
+    """Play the unfinished runs in ``state`` to ``games``, a chunk of each at a time, writing
+    each chunk as it comes back; ``parts`` gets each run's games committed and kernels."""
     with progress:
         task = progress.add_task("games", total=total_games)
         base = 0
@@ -295,10 +319,12 @@ def _sweep(
             def advance(done: int, total: int, base: int = base, size: int = size) -> None:
                 progress.update(task, completed=base + size * done // max(1, total))
 
-            results = ex.run(play_chunk, chunks, advance)
+            results = ex.run(NotingKernels(play_chunk), chunks, advance)
             base += size
-            for res in results:
+            for res, used in results:
                 _write_chunk(out, res)
+                first, _, seen = parts.get(res.run, (res.start, 0, set()))
+                parts[res.run] = (first, res.start + len(res.outcomes), {*seen, used})
                 played, _, outcomes, resigned = state[res.run]
                 outcomes = outcomes + list(res.outcomes)
                 played = res.start + len(res.outcomes)
@@ -309,8 +335,3 @@ def _sweep(
                     del state[res.run]
                 else:
                     state[res.run] = (played, res.tables, outcomes, resigned)
-    summaries = [_read_summary(out, r, games, block) for r in runs]
-    agg = aggregate(summaries)
-    write_json(out / "aggregate.json", agg)
-    write_atomic(out / "aggregate.csv", _csv(agg))
-    return agg, done_before
