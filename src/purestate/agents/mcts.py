@@ -25,7 +25,9 @@
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
   round for all their leaves, each tree the same as searched alone. The compiled tree
-  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaf in its arrays.
+  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaves in its arrays.
+  With ``leaves=K`` (PUCT with an evaluator) one search yields up to ``K`` leaves a round,
+  collected under virtual loss (``_simulations``).
 - **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
   ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
   key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
