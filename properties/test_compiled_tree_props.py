@@ -61,18 +61,27 @@ def searched(
     return search_many(agent, game, [tree], [state], [key], compiled_tree=compiled)[0]
 
 
+def searchable(game: Game[Any, Any], data: st.DataObject) -> tuple[Any, K.Key] | None:
+    """A position to search and a key, drawn; the test skipped on a game without row kernels
+    (or numba), None for a finished game."""
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return None
+    return state, data.draw(keys(), label="key")
+
+
 @PER_CASE
 @given(data=st.data())
 def test_the_compiled_tree_is_the_python_tree(
     registered_game: Game[Any, Any], data: st.DataObject
 ) -> None:
     game = registered_game
-    if rows_of(game) is None:
-        pytest.skip("no row kernels for this game here (no hook, or no numba)")
-    state = data.draw(states(game), label="state")
-    if game.is_over(state):
+    drawn = searchable(game, data)
+    if drawn is None:
         return
-    key = data.draw(keys(), label="key")
+    state, key = drawn
     # a seconds budget on a clock that ticks once per read: the same reads, the same trees (the
     # clock is read every 16 simulations on both sides)
     sims, ticks = data.draw(
@@ -262,13 +271,10 @@ def test_leaf_batches_build_the_python_trees(
     # PUCT with an evaluator, several leaves a round under virtual loss: the same trees compiled
     # or not, with or without root noise, with a limit not a multiple of the leaves, timed, and
     # again reusing each tree after a reply
-    game = registered_game
-    if rows_of(game) is None:
-        pytest.skip("no row kernels for this game here (no hook, or no numba)")
-    state = data.draw(states(game), label="state")
-    if game.is_over(state):
+    drawn = searchable(registered_game, data)
+    if drawn is None:
         return
-    key = data.draw(keys(), label="key")
+    game, (state, key) = registered_game, drawn
     leaves = data.draw(st.sampled_from([2, 3, 8]), label="leaves")
     noise = data.draw(st.sampled_from([0.0, 0.25]), label="noise")
     sims, ticks = data.draw(
