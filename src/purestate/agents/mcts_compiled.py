@@ -9,11 +9,11 @@ run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws
 (except PUCT with an evaluator, which draws nothing it changes), an evaluator or a playout the
 game has a row kernel for, and numba importable. ``search`` converts the (reused, private)
 root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a clock is read,
-growing the arrays when they fill, stopping at each leaf the evaluator must value: ``search`` is
-a generator as the Python tree's loop is) and hands the tree back as ``Node`` objects, the
-reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
-reader of a ``Tree`` knows. The same key gives the same tree as the Python tree, node for node
-(``properties/test_compiled_tree_props.py``)."""
+growing the arrays when they fill, stopping at each round's leaves the evaluator must value:
+``search`` is a generator as the Python tree's loop is) and hands the tree back as ``Node``
+objects, the reused ones updated in place and the new ones made with ``Rows.state_of``: the
+table every reader of a ``Tree`` knows. The same key gives the same tree as the Python tree,
+node for node (``properties/test_compiled_tree_props.py``)."""
 
 from __future__ import annotations
 
