@@ -16,7 +16,8 @@ Run: ``PYTHONPATH=src python benchmarks/bench_alphazero.py [--games N] [--seed S
   side by side in one process), and self-play moves per second at 100 simulations (32 games at
   once) on the compiled tree and on the Python tree, side by side in one process, and the
   simulations in a greedy move of 0.1 CPU s (each leaf computed alone, as play does, and
-  with numpy weights and padded to a chunk, side by side); on another
+  with numpy weights, padded to a chunk, and 8 leaves a round under virtual loss in chunks of
+  8, side by side); on another
   game with ``--throughput GAME`` (a fresh network: the speed does not depend on the weights).
 """
 
@@ -106,28 +107,33 @@ def timed_moves(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> No
     from 20 positions of random games, one leaf evaluated at a time, taking turns three times:
     computed alone (``network.ALONE``) with the weights placed in JAX once a search
     (``network.placed``), as ``greedy`` and ``act`` do; alone with the table's numpy weights,
-    copied into JAX at every call (as before ``placed``); and padded to a chunk of 8 (``CHUNK``,
-    as self-play computes its batches)."""
+    copied into JAX at every call (as before ``placed``); padded to a chunk of 8 (``CHUNK``,
+    as self-play computes its batches); and ``leaves=8``: the search collects up to 8 leaves a
+    round under virtual loss and computes them in one chunk of 8."""
     timed = with_clock(attrs.evolve(agent, simulations=0, seconds=0.1), time.thread_time)
-    ways = {"alone": (ALONE, True), "alone, numpy weights": (ALONE, False),
-            f"padded to {CHUNK}": (CHUNK, True)}  # fmt: skip
+    ways = {"alone": (ALONE, True, 1), "alone, numpy weights": (ALONE, False, 1),
+            f"padded to {CHUNK}": (CHUNK, True, 1),
+            f"leaves={CHUNK}": (CHUNK, True, CHUNK)}  # fmt: skip
     counts: dict[str, list[int]] = {way: [] for way in ways}
-    for rows, _ in ways.values():
+    for rows, _, _ in ways.values():
         evaluations(game, table, found[:1], rows)  # compiled once
     for _ in range(3):
-        for way, (rows, place) in ways.items():
+        for way, (rows, place, leaves) in ways.items():
             with contextlib.ExitStack() as stack:
                 if not place:
                     stack.enter_context(mock.patch.object(network, "placed", dict))
                 for s in found[::3][:20]:
-                    tree = timed.search(game, table, [Tree()], [s], [key(1)], False, rows)[0]
+                    tree = timed.search(game, table, [Tree()], [s], [key(1)], False, rows,
+                                        leaves)[0]  # fmt: skip
                     assert tree.root is not None
                     counts[way].append(tree.root.n)
     means = {way: float(np.mean(c)) for way, c in counts.items()}
     print("simulations in a greedy move of 0.1 CPU s, each leaf " + " / ".join(means) + ": "
           + " / ".join(f"{m:,.0f}" for m in means.values())
           + f" (alone {means['alone'] / means['alone, numpy weights']:.2f}x with numpy weights, "
-          f"{means['alone'] / means[f'padded to {CHUNK}']:.2f}x padded)")  # fmt: skip
+          f"{means['alone'] / means[f'padded to {CHUNK}']:.2f}x padded, "
+          f"{means[f'leaves={CHUNK}'] / means['alone']:.2f}x the simulations with "
+          f"leaves={CHUNK})")  # fmt: skip
 
 
 def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:

@@ -61,18 +61,27 @@ def searched(
     return search_many(agent, game, [tree], [state], [key], compiled_tree=compiled)[0]
 
 
+def searchable(game: Game[Any, Any], data: st.DataObject) -> tuple[Any, K.Key] | None:
+    """A position to search and a key, drawn; the test skipped on a game without row kernels
+    (or numba), None for a finished game."""
+    if rows_of(game) is None:
+        pytest.skip("no row kernels for this game here (no hook, or no numba)")
+    state = data.draw(states(game), label="state")
+    if game.is_over(state):
+        return None
+    return state, data.draw(keys(), label="key")
+
+
 @PER_CASE
 @given(data=st.data())
 def test_the_compiled_tree_is_the_python_tree(
     registered_game: Game[Any, Any], data: st.DataObject
 ) -> None:
     game = registered_game
-    if rows_of(game) is None:
-        pytest.skip("no row kernels for this game here (no hook, or no numba)")
-    state = data.draw(states(game), label="state")
-    if game.is_over(state):
+    drawn = searchable(game, data)
+    if drawn is None:
         return
-    key = data.draw(keys(), label="key")
+    state, key = drawn
     # a seconds budget on a clock that ticks once per read: the same reads, the same trees (the
     # clock is read every 16 simulations on both sides)
     sims, ticks = data.draw(
@@ -239,5 +248,60 @@ def test_puct_and_evaluators_build_the_python_trees(
         for tree in search_many(timed, game, trees, nxt, ks2, evaluator, compiled_tree=compiled):
             assert tree.root is not None
             out.append((tree.simulations, flat(tree.root)))
+        found[compiled] = out
+    assert found[True] == found[False]
+
+
+def no_virtual_visit(root: Node) -> None:
+    """Every unproven expanded node was evaluated once and passed every later visit on to a
+    child: its visits are 1 + its children's (a virtual loss left behind breaks this)."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if x.children and x.proven is None:
+            assert x.n == 1 + sum(ch.n for ch in x.children), (x.n, [ch.n for ch in x.children])
+        stack.extend(x.children)
+
+
+@PER_CASE
+@given(data=st.data())
+def test_leaf_batches_build_the_python_trees(
+    registered_game: Game[Any, Any], data: st.DataObject
+) -> None:
+    # PUCT with an evaluator, several leaves a round under virtual loss: the same trees compiled
+    # or not, with or without root noise, with a limit not a multiple of the leaves, timed, and
+    # again reusing each tree after a reply
+    drawn = searchable(registered_game, data)
+    if drawn is None:
+        return
+    game, (state, key) = registered_game, drawn
+    leaves = data.draw(st.sampled_from([2, 3, 8]), label="leaves")
+    noise = data.draw(st.sampled_from([0.0, 0.25]), label="noise")
+    sims, ticks = data.draw(
+        st.sampled_from([(1, 0), (7, 0), (61, 0), (200, 0), (0, 5)]), label="budget"
+    )
+    agent = MCTS(simulations=sims, seconds=ticks, select="puct", noise=noise, alpha=0.5,
+                 leaves=leaves)  # fmt: skip
+    assert route(agent, game, True) is not None  # the compiled side is compiled
+    found = {}
+    for compiled in (True, False):
+        timed = with_clock(agent, itertools.count().__next__) if ticks else agent
+        first = search_many(timed, game, [Tree()], [state], [key], stand_in,
+                            compiled_tree=compiled)[0]  # fmt: skip
+        assert first.root is not None
+        assert first.root.n == first.simulations  # a fresh root: one visit a simulation
+        no_virtual_visit(first.root)
+        out = [(first.simulations, flat(first.root))]
+        after = game.step(state, best_child(first.root).move)
+        if not game.is_over(after):
+            reply = game.legal(after)[K.below(K.fold_in(key, 1), len(game.legal(after)))]
+            nxt = game.step(after, reply)
+            if not game.is_over(nxt):
+                timed = with_clock(agent, itertools.count().__next__) if ticks else agent
+                second = search_many(timed, game, [first], [nxt], [K.fold_in(key, 2)],
+                                     stand_in, compiled_tree=compiled)[0]  # fmt: skip
+                assert second.root is not None
+                no_virtual_visit(second.root)
+                out.append((second.simulations, flat(second.root)))
         found[compiled] = out
     assert found[True] == found[False]

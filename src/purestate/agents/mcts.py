@@ -25,7 +25,9 @@
 - **One loop, many trees.** The simulation loop is a generator yielding the leaves that need an
   evaluation; ``search`` drives one, ``search_many`` drives many with one evaluator call per
   round for all their leaves, each tree the same as searched alone. The compiled tree
-  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaf in its arrays.
+  (``mcts_compiled``) is driven the same way, its kernel waiting at the leaves in its arrays.
+  With ``leaves=K`` (PUCT with an evaluator) one search yields up to ``K`` leaves a round,
+  collected under virtual loss (``_simulations``).
 - **Playouts**: ``auto`` (the default: anti-decisive playouts through the game's fast
   ``decisive_playout(state, key, anti)`` when it has one, else its fast random ``playout(state,
   key)`` when it has that, else decisive playouts), uniform random, with decisive moves (play an
@@ -361,6 +363,9 @@ class MCTS:
             on ``keys.stream``, the shuffle from ``keys.generator``: runs of format 3) or
             ``mersenne`` (both from ``keys.generator``, pure Python: runs before format 3);
             ``core/history.py`` gives old runs theirs.
+        leaves: The leaves a round of PUCT with an evaluator collects under virtual loss before
+            one evaluator call (1: a leaf at a time; see ``_simulations``). Refused at search
+            time for UCB1 or playouts, which evaluate nothing in batches.
     """
 
     simulations: int = field(default=1000)
@@ -377,6 +382,7 @@ class MCTS:
     noise: float = 0.0
     alpha: float = 0.3
     draws: Draws = "counter"
+    leaves: int = 1
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -393,6 +399,8 @@ class MCTS:
             raise ValueError("noise is a weight: between 0 and 1")
         if self.alpha <= 0:
             raise ValueError("alpha (the Dirichlet concentration) must be positive")
+        if self.leaves < 1:
+            raise ValueError("leaves (per evaluator call) must be at least 1")
         if self.select == "puct" and self.bias > 0:
             raise ValueError("progressive bias is for select=ucb1; puct follows the priors")
         needs_scores = self.playout == "heavy" or self.bias > 0
@@ -496,12 +504,15 @@ def search_many(
         The new trees, in order (the trees passed in are not changed).
 
     Raises:
-        ValueError: if a state is terminal or the sequences differ in length.
+        ValueError: if a state is terminal, the sequences differ in length, or ``leaves`` > 1
+            without PUCT and an evaluator.
     """
     if not len(trees) == len(states) == len(search_keys):
         raise ValueError("search_many needs one tree, one state and one key per search")
     evaluate = evaluator if evaluator is not None else agent.evaluator
     evaluated = evaluate is not None
+    if agent.leaves > 1 and not (evaluated and agent.select == "puct"):
+        raise ValueError("leaves > 1 batches an evaluator's leaves: it needs select=puct and one")
     route = None
     if compiled_tree:
         from purestate.agents import mcts_compiled
@@ -551,11 +562,14 @@ def _root(agent: MCTS, game: Game[Any, Any], tree: Tree, state: Any) -> Node:
     return root
 
 
-Simulations = Generator[tuple[Any, Key], Evaluation, int]
-"""The Python tree's simulation loop: it yields the leaves to evaluate and returns how many
-simulations ran."""
+Leaves = list[tuple[Any, Key]]
+"""A round's leaves to evaluate, as ``(state, key)``, in the order they were collected."""
 
-Searching = Generator[tuple[Any, Key], Evaluation, int | Tree]
+Simulations = Generator[Leaves, list[Evaluation], int]
+"""The Python tree's simulation loop: it yields each round's leaves to evaluate, receives their
+evaluations in the same order, and returns how many simulations ran."""
+
+Searching = Generator[Leaves, list[Evaluation], int | Tree]
 """A search as ``_drive`` runs it: the Python tree's ``Simulations``, or the compiled tree's
 search, which returns its ``Tree``."""
 
@@ -566,7 +580,7 @@ def _drive(
     """Run the searches to the end, one evaluator call per round for all their pending leaves;
     what each returned, in order."""
     ends: list[int | Tree] = [0] * len(runs)
-    pending: list[tuple[int, tuple[Any, Key]]] = []
+    pending: list[tuple[int, Leaves]] = []
     for i, run in enumerate(runs):
         try:
             pending.append((i, next(run)))
@@ -574,15 +588,20 @@ def _drive(
             ends[i] = stop.value
     while pending:
         assert evaluate is not None  # a search yields leaves only when there is an evaluator
-        evaluations = evaluate(game, [s for _, (s, _) in pending], [k for _, (_, k) in pending])
-        if len(evaluations) != len(pending):
+        # every run's leaves in one call, in run order and each run's own order
+        flat = [leaf for _, leaves in pending for leaf in leaves]
+        evaluations = evaluate(game, [s for s, _ in flat], [k for _, k in flat])
+        if len(evaluations) != len(flat):
             raise ValueError(
-                f"the evaluator gave {len(evaluations)} evaluations for {len(pending)} states"
+                f"the evaluator gave {len(evaluations)} evaluations for {len(flat)} states"
             )
         waiting = []
-        for (i, _), evaluation in zip(pending, evaluations, strict=True):
+        start = 0
+        for i, leaves in pending:
+            mine = list(evaluations[start : start + len(leaves)])
+            start += len(leaves)
             try:
-                waiting.append((i, runs[i].send(evaluation)))
+                waiting.append((i, runs[i].send(mine)))
             except StopIteration as stop:
                 ends[i] = stop.value
         pending = waiting
@@ -873,9 +892,27 @@ def _simulations(
 ) -> Simulations:
     """The simulation loop of one search on local values; returns how many simulations ran.
 
-    With ``evaluated``, each leaf that needs a value is yielded as ``(state, key)``, simulation
-    ``i``'s key being ``fold_in(k_playout, i)``, and its evaluation is sent back; without, the
-    leaf is played out here (the same key for the keyed playouts) and nothing is yielded.
+    With ``evaluated``, each round's leaves that need a value are yielded as a list of ``(state,
+    key)``, simulation ``i``'s key being ``fold_in(k_playout, i)``, and their evaluations are
+    sent back as a list in the same order; without, each leaf is played out here (the same key
+    for the keyed playouts) and nothing is yielded.
+
+    A round runs up to ``k = agent.leaves`` simulations (``min(leaves, limit - sims)`` under a
+    simulation limit; 1 without an evaluator). Each selects from the root as one simulation
+    does, reading visits that include virtual ones, and ends:
+
+    - at a proven node (terminal, proven by the solver, or by ``expand_all`` at the leaf): its
+      value is backed up at once and the simulation counted;
+    - at a new leaf needing the evaluator: it is expanded, marked pending, and a virtual loss
+      is put on its path (every node's ``n`` + 1, nothing added to ``w``); the simulation is
+      counted now, its number giving its key;
+    - at a pending node (a collision): the round stops collecting; that selection counts
+      nothing.
+
+    The pending leaves then go to the evaluator in one yield; for each, in collection order,
+    the virtual loss is taken off its path, its priors set (the root's with noise) and its value
+    backed up. The clock is read between rounds; at least one simulation runs. With
+    ``leaves=1`` a round is one simulation: the search of a leaf at a time.
     """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
@@ -1000,6 +1037,25 @@ def _simulations(
             s = decisive_playout(game, s, rand, anti)
         return unit_reward(returns(s)[0])
 
+    def backup(path: list[Node], r0: float) -> None:
+        # each node for its own mover; a node with a proven child is worth at least that
+        # child's value to its player, so lower results are raised to that bound
+        for i in range(len(path) - 1, -1, -1):
+            nd = path[i]
+            low = nd.lower
+            if low >= 0.0:
+                if nd.player == 0:
+                    if r0 < low:
+                        r0 = low
+                elif 1.0 - r0 < low:
+                    r0 = 1.0 - low
+            nd.n += 1
+            nd.w += r0 if nd.mover == 0 else 1.0 - r0
+        if solver and path[-1].proven is not None:
+            for i in range(len(path) - 2, -1, -1):
+                if not _prove(path[i]):
+                    break
+
     if puct:
         if noise > 0 and root.children:  # a reused root is expanded already
             set_priors(root, [ch.prior for ch in root.children])
@@ -1017,114 +1073,128 @@ def _simulations(
     # the clock is read every 16 simulations, or every one when a leaf waits for an evaluator (a
     # network call can cost more than 16 playouts: a page's bot stops within its move budget)
     look = 0 if evaluated else 15
+    rounds = agent.leaves if evaluated and puct else 1
+    # the leaves waiting for this round's evaluations: (node, path, simulation number)
+    waiting: list[tuple[Node, list[Node], int]] = []
+    waiting_ids: set[int] = set()
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
         if sims and (sims == limit or (timed and not sims & look and passed())):
             break
-        if sims == len(sim_keys):  # the keys of the next simulations, in blocks that double
-            block = sims + 64 if limit < 0 else min(limit - sims, sims + 64)
-            sim_keys.extend(key_range(k_playout, sims, block).tolist())
-        if root.n >= len(roots):  # a child's visits are at most the root's
-            roots.extend([sqrt(n) for n in range(len(roots), 2 * root.n + 64)])
-        node = root
-        path = [root]
-        # selection and expansion
-        while True:
-            if node.proven is not None and solver:
+        k = rounds if limit < 0 else min(rounds, limit - sims)
+        for _ in range(k):
+            if solver and root.proven is not None:
                 break
-            if node.player < 0:
-                break
-            best: Node | None = None
-            best_score = -1.0
-            if puct:
-                if not node.children:
-                    expand_all(node)  # the leaf: evaluated below unless this proves it
+            if sims == len(sim_keys):  # the keys of the next simulations, in blocks that double
+                block = sims + 64 if limit < 0 else min(limit - sims, sims + 64)
+                sim_keys.extend(key_range(k_playout, sims, block).tolist())
+            if root.n >= len(roots):  # a child's visits are at most the root's
+                roots.extend([sqrt(n) for n in range(len(roots), 2 * root.n + 64)])
+            node = root
+            path = [root]
+            collided = False
+            # selection and expansion
+            while True:
+                if node.proven is not None and solver:
                     break
-                # First-play urgency: an unvisited child is valued as its parent is to the
-                # player choosing (the parent's mean), so the priors alone order the untried
-                # moves and a move is tried when its prior outweighs the visited ones' means.
-                nn = node.n
-                q0 = node.w / nn if nn else 0.5
-                # the root's w is kept for player 1 (nobody moved into it)
-                if (node.mover if node.mover >= 0 else 1) != node.player:
-                    q0 = 1.0 - q0
-                u = c_prior * sqrt(nn)
-                for ch in node.children:
-                    if ch.proven is not None and solver:
-                        continue
-                    n = ch.n
-                    score = (ch.w / n if n else q0) + u * ch.prior / (1 + n)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-            else:
-                if node.untried:
-                    child = make_child(node, node.untried.pop())
-                    node.children.append(child)
-                    path.append(child)
-                    node = child
+                if node.player < 0:
                     break
-                lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
-                if plain:  # the common case, every child of every node on the path: the loop
-                    # below without the branches that cannot be taken
+                best: Node | None = None
+                best_score = -1.0
+                if puct:
+                    if waiting and id(node) in waiting_ids:
+                        collided = True  # a leaf of this round, waiting for its evaluation
+                        break
+                    if not node.children:
+                        expand_all(node)  # the leaf: evaluated below unless this proves it
+                        break
+                    # First-play urgency: an unvisited child is valued as its parent is to the
+                    # player choosing (the parent's mean), so the priors alone order the
+                    # untried moves and a move is tried when its prior outweighs the visited
+                    # ones' means.
+                    nn = node.n
+                    q0 = node.w / nn if nn else 0.5
+                    # the root's w is kept for player 1 (nobody moved into it)
+                    if (node.mover if node.mover >= 0 else 1) != node.player:
+                        q0 = 1.0 - q0
+                    u = c_prior * sqrt(nn)
                     for ch in node.children:
-                        if ch.proven is None:
-                            n = ch.n
-                            score = ch.w / n + lg / roots[n]
-                            if score > best_score:
-                                best_score = score
-                                best = ch
-                else:
-                    for ch in node.children:
-                        # A proven child can teach nothing more: the node's lower bound already
-                        # holds its value, so only unproven children (which might be better)
-                        # are explored.
                         if ch.proven is not None and solver:
                             continue
                         n = ch.n
-                        score = ch.w / n + lg / roots[n]
-                        if bias:
-                            score += bias * ch.h / (n + 1)
+                        score = (ch.w / n if n else q0) + u * ch.prior / (1 + n)
                         if score > best_score:
                             best_score = score
                             best = ch
-            if best is None:  # every child proven (only without the solver's bookkeeping)
-                best = max(node.children, key=lambda ch: ch.proven or 0.0)
-            node = best
-            path.append(node)
-        # simulation: the proven value, the evaluator's or a playout's
-        if node.proven is not None:
-            r0 = node.proven if node.mover == 0 else 1.0 - node.proven
-            if node.mover == _NONE:
-                r0 = node.proven if node.player == 0 else 1.0 - node.proven
-        elif evaluated:
-            priors, v = yield node.state, sim_keys[sims]
-            # v is for the player to move in the leaf; the other player's is -v
-            r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
-            if puct:
-                set_priors(node, priors)
-        else:
-            r0 = playout(node.state, sims)
-            if puct:
-                set_priors(node, (1.0 / len(node.children),) * len(node.children))
-        # backup, each node for its own mover; a node with a proven child is worth at least
-        # that child's value to its player, so lower results are raised to that bound
-        for i in range(len(path) - 1, -1, -1):
-            nd = path[i]
-            low = nd.lower
-            if low >= 0.0:
-                if nd.player == 0:
-                    if r0 < low:
-                        r0 = low
-                elif 1.0 - r0 < low:
-                    r0 = 1.0 - low
-            nd.n += 1
-            nd.w += r0 if nd.mover == 0 else 1.0 - r0
-        if solver and node.proven is not None:
-            for i in range(len(path) - 2, -1, -1):
-                if not _prove(path[i]):
-                    break
-        sims += 1
+                else:
+                    if node.untried:
+                        child = make_child(node, node.untried.pop())
+                        node.children.append(child)
+                        path.append(child)
+                        node = child
+                        break
+                    lg = c * sqrt(log(node.n)) if node.n > 1 else 0.0
+                    if plain:  # the common case, every child of every node on the path: the
+                        # loop below without the branches that cannot be taken
+                        for ch in node.children:
+                            if ch.proven is None:
+                                n = ch.n
+                                score = ch.w / n + lg / roots[n]
+                                if score > best_score:
+                                    best_score = score
+                                    best = ch
+                    else:
+                        for ch in node.children:
+                            # A proven child can teach nothing more: the node's lower bound
+                            # already holds its value, so only unproven children (which might
+                            # be better) are explored.
+                            if ch.proven is not None and solver:
+                                continue
+                            n = ch.n
+                            score = ch.w / n + lg / roots[n]
+                            if bias:
+                                score += bias * ch.h / (n + 1)
+                            if score > best_score:
+                                best_score = score
+                                best = ch
+                if best is None:  # every child proven (only without the solver's bookkeeping)
+                    best = max(node.children, key=lambda ch: ch.proven or 0.0)
+                node = best
+                path.append(node)
+            if collided:
+                break
+            # simulation: the proven value, a playout's, or the evaluator's after the round
+            if node.proven is not None:
+                r0 = node.proven if node.mover == 0 else 1.0 - node.proven
+                if node.mover == _NONE:
+                    r0 = node.proven if node.player == 0 else 1.0 - node.proven
+            elif evaluated:
+                # a virtual loss on the path until the evaluation comes: the round's next
+                # selections see the visit and no reward, and look elsewhere
+                for nd in path:
+                    nd.n += 1
+                waiting.append((node, path, sims))
+                waiting_ids.add(id(node))
+                sims += 1
+                continue
+            else:
+                r0 = playout(node.state, sims)
+                if puct:
+                    set_priors(node, (1.0 / len(node.children),) * len(node.children))
+            backup(path, r0)
+            sims += 1
+        if waiting:
+            found = yield [(nd.state, sim_keys[i]) for nd, _, i in waiting]
+            for (node, path, _), (priors, v) in zip(waiting, found, strict=True):
+                for nd in path:
+                    nd.n -= 1
+                # v is for the player to move in the leaf; the other player's is -v
+                r0 = unit_reward(float(v)) if node.player == 0 else unit_reward(-float(v))
+                if puct:
+                    set_priors(node, priors)
+                backup(path, r0)
+            waiting = []
+            waiting_ids = set()
     return sims
 
 

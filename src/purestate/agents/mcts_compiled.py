@@ -9,11 +9,11 @@ run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws
 (except PUCT with an evaluator, which draws nothing it changes), an evaluator or a playout the
 game has a row kernel for, and numba importable. ``search`` converts the (reused, private)
 root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a clock is read,
-growing the arrays when they fill, stopping at each leaf the evaluator must value: ``search`` is
-a generator as the Python tree's loop is) and hands the tree back as ``Node`` objects, the
-reused ones updated in place and the new ones made with ``Rows.state_of``: the table every
-reader of a ``Tree`` knows. The same key gives the same tree as the Python tree, node for node
-(``properties/test_compiled_tree_props.py``)."""
+growing the arrays when they fill, stopping at each round's leaves the evaluator must value:
+``search`` is a generator as the Python tree's loop is) and hands the tree back as ``Node``
+objects, the reused ones updated in place and the new ones made with ``Rows.state_of``: the
+table every reader of a ``Tree`` knows. The same key gives the same tree as the Python tree,
+node for node (``properties/test_compiled_tree_props.py``)."""
 
 from __future__ import annotations
 
@@ -90,13 +90,14 @@ def search(
     search_keys: tuple[Key, Key, Key],
     start_clock: Callable[[], Callable[[], bool]],
     evaluated: bool,
-) -> Generator[tuple[Any, Key], Evaluation, Tree]:
+) -> Generator[list[tuple[Any, Key]], list[Evaluation], Tree]:
     """The search from ``state``, reusing ``tree`` where it holds ``state``, as the Python tree
     would run it with the same keys (``k_rng, k_playout, k_noise``; ``tree`` is not changed).
 
-    A generator as ``mcts._simulations`` is: with ``evaluated``, each leaf that needs a value
-    is yielded as ``(state, key)`` (its state made from its row) and its evaluation sent back,
-    the kernel waiting at that leaf in its arrays; it returns the tree.
+    A generator as ``mcts._simulations`` is: with ``evaluated``, each round's leaves that need
+    a value are yielded as a list of ``(state, key)`` (each state made from its row) and their
+    evaluations sent back in order, the kernel waiting with those leaves in its arrays (up to
+    ``agent.leaves`` a round, under virtual loss); it returns the tree.
 
     A tree a compiled search returned keeps its arrays: the subtree to reuse is found and copied
     there (``find``, ``extract``), without a ``Node`` per node; another tree goes through
@@ -123,7 +124,9 @@ def search(
     else:
         nodes = _nodes(_root(agent, game, tree, state))
         a = _Arrays(nodes, rows, extra)
-    path = np.empty(game.spec.max_length + 2, np.int64)
+    leaves = agent.leaves if evaluated and agent.select == "puct" else 1
+    pend = np.zeros((leaves, kt.PEND_COLUMNS), np.int64)
+    paths = np.empty((leaves, game.spec.max_length + 2), np.int64)
     run = kt.tree(
         rows.legal, rows.step, rows.player, rows.reward0, rows.playout0,
         rows.decisive0 if rows.decisive0 is not None else kt.no_decisive,
@@ -137,10 +140,11 @@ def search(
         # the root's children are its legal moves, the priors' length
         drawn, noise_total = dirichlet_draws(len(game.legal(state)), agent.alpha, k_noise)
         noise_draws = np.array(drawn, np.float64)
-    priors = np.zeros(rows.max_moves, np.float64)
-    value = 0.0
-    # an evaluated search reads the clock after every simulation, as the Python tree does
-    chunk = 1 if evaluated else CHUNK
+    priors = np.zeros((leaves, rows.max_moves), np.float64)
+    values = np.zeros(leaves, np.float64)
+    # an evaluated search reads the clock after every round (of ``leaves`` simulations at most),
+    # as the Python tree does
+    chunk = leaves if evaluated else CHUNK
     passed: Callable[[], bool] | None = None
     timed = False
     sims, base, stop = 0, 0, 0  # the first call sets the root up and runs no simulation
@@ -148,24 +152,27 @@ def search(
     while True:
         status = run(
             rows.ending is not None, mode, rows.max_moves, a.rows, a.ints, a.floats, a.arena,
-            a.counters, sim_keys, base, stop, agent.c, s_shuffle, path, puct, evaluated,
-            agent.c_puct * 0.5, noise, noise_draws, noise_total, value, priors,
+            a.counters, sim_keys, base, stop, agent.c, s_shuffle, puct, evaluated,
+            agent.c_puct * 0.5, noise, noise_draws, noise_total, leaves, evaluated and timed,
+            pend, paths, values, priors,
         )  # fmt: skip
         sims = int(a.counters[kt.SIMS])
         if status == kt.ROOM:
             a.grow()
             continue
         if status == kt.EVALUATE:
-            v = int(a.counters[kt.PENDING])
-            given, found = yield (
-                rows.state_of(a.rows[v]),
-                keys.Key(int(sim_keys[sims - base]) & keys.MASK),
-            )
-            if puct:
-                first, last = int(a.ints[v, kt.FIRST]), int(a.ints[v, kt.LAST])
-                check_priors(given, last - first + 1)  # consecutive, made at once
-                priors[: len(given)] = [float(p) for p in given]
-            value = float(found)
+            waiting = pend[: int(a.counters[kt.PENDING])].tolist()
+            evaluations = yield [
+                (rows.state_of(a.rows[v]), keys.Key(int(sim_keys[i - base]) & keys.MASK))
+                for v, _, i in waiting
+            ]
+            for j, (v, _, _) in enumerate(waiting):
+                given, found = evaluations[j]
+                if puct:
+                    first, last = int(a.ints[v, kt.FIRST]), int(a.ints[v, kt.LAST])
+                    check_priors(given, last - first + 1)  # consecutive, made at once
+                    priors[j, : len(given)] = [float(p) for p in given]
+                values[j] = float(found)
             continue
         if passed is None:
             passed = start_clock()
@@ -176,7 +183,11 @@ def search(
         if a.floats[0, kt.PROVEN] >= 0.0:
             break
         stop = limit
-        if timed:
+        if timed and evaluated:
+            stop = sims + chunk  # a round, then the clock
+            if limit > 0:
+                stop = min(stop, limit)
+        elif timed:
             stop = (sims // chunk + 1) * chunk
             if limit > 0:
                 stop = min(stop, limit)
@@ -239,7 +250,6 @@ class _Arrays:
         self.arena = np.zeros(len(untried) + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
         self.arena[: len(untried)] = untried
         self.counters = np.zeros(kt.COUNTERS, np.int64)
-        self.counters[kt.PENDING] = kt.NONE
         self.counters[kt.SIZE] = len(nodes)
         self.counters[kt.USED] = len(untried)
 
@@ -263,7 +273,6 @@ class _Arrays:
         used = int(source.counters[kt.USED])
         a.arena = np.zeros(used + extra * rows.max_moves // 4 + rows.max_moves, np.int64)
         a.counters = np.zeros(kt.COUNTERS, np.int64)
-        a.counters[kt.PENDING] = kt.NONE
         kt.extract(source.rows, source.ints, source.floats, source.arena, size, top, a.rows,
                    a.ints, a.floats, a.arena, a.counters)  # fmt: skip
         # as mcts._root: the root's w sums player 1's rewards, nobody moved into it, and a

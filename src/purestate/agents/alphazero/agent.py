@@ -172,6 +172,10 @@ class AlphaZero:
             in the forward layout, see ``network.nhwc_convolution``) or ``autodiff`` (JAX's own:
             equal up to rounding, about 20 times slower on a CPU; what runs before format 4
             trained with, ``core.history``). The MLP ignores it.
+        leaves: The leaves a single search (``act``, ``greedy``) collects under virtual loss
+            for one network call (``mcts.MCTS.leaves``), computed in chunks of
+            ``network.CHUNK`` rows when above 1 (``network.ALONE`` at 1). Self-play's trees
+            take one leaf a round each whatever it says: its many trees fill the chunks.
     """
 
     simulations: int = 64
@@ -189,6 +193,7 @@ class AlphaZero:
     steps: int = 100
     augment: bool = True
     gradients: Gradients = "nhwc"
+    leaves: int = 1
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
@@ -197,7 +202,7 @@ class AlphaZero:
     def __attrs_post_init__(self) -> None:
         require_jax()
         check_budget(self.simulations, self.seconds)
-        for name in ("width", "depth", "batch", "replay", "games_per_iteration"):
+        for name in ("width", "depth", "batch", "replay", "games_per_iteration", "leaves"):
             if getattr(self, name) < (0 if name == "depth" else 1):
                 raise ValueError(f"{name} must be at least {0 if name == 'depth' else 1}")
         if self.steps < 0 or self.temperature_moves < 0:
@@ -340,9 +345,10 @@ class AlphaZero:
             weights = placed(table.params)
         return lambda game, states, ks: evaluations(game, table, states, rows, weights)
 
-    def searcher(self, explore: bool) -> MCTS:
+    def searcher(self, explore: bool, leaves: int = 1) -> MCTS:
         """The PUCT search this agent runs (``agents.mcts``): Dirichlet noise at the root while
-        exploring, none in greedy play; the evaluator is passed to each search."""
+        exploring, none in greedy play, ``leaves`` leaves a round; the evaluator is passed to
+        each search."""
         return MCTS(
             simulations=self.simulations,
             seconds=self.seconds,
@@ -350,6 +356,7 @@ class AlphaZero:
             c_puct=self.c_puct,
             noise=self.epsilon if explore else 0.0,
             alpha=self.alpha,
+            leaves=leaves,
             clock=self._clock,
         )
 
@@ -362,11 +369,20 @@ class AlphaZero:
         ks: Sequence[Key],
         explore: bool,
         rows: int = CHUNK,
+        leaves: int = 1,
     ) -> list[Tree]:
         """PUCT searches from ``states`` at once (one key and one tree to reuse each), their
-        leaves evaluated by the table's network in one batch per round, in chunks of ``rows``."""
+        leaves (up to ``leaves`` a tree) evaluated by the table's network in one batch per
+        round, in chunks of ``rows``."""
         evaluator = self.evaluator(table, rows)
-        return search_many(self.searcher(explore), game, trees, states, ks, evaluator)
+        return search_many(self.searcher(explore, leaves), game, trees, states, ks, evaluator)
+
+    def single(self, game: Game[Any, Any], table: Net, state: Any, key: Key, explore: bool) -> Tree:
+        """One search from ``state`` with the agent's ``leaves``: a leaf at a time computed
+        alone (``network.ALONE``, the cheapest way), or the leaves of a round in chunks of
+        ``network.CHUNK`` rows."""
+        rows = ALONE if self.leaves == 1 else CHUNK
+        return self.search(game, table, [Tree()], [state], [key], explore, rows, self.leaves)[0]
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Search from ``state`` with root noise and play a move drawn in proportion to the
@@ -375,15 +391,14 @@ class AlphaZero:
         self.check_game(game)
         net = table if isinstance(table, Net) else Net()
         k_search, k_move = keys.split(key)
-        # one tree, a leaf at a time: each computed alone (network.ALONE), the cheapest way
-        tree = self.search(game, net, [Tree()], [state], [k_search], True, ALONE)[0]
+        tree = self.single(game, net, state, k_search, True)
         return Decision(choose_move(game, tree, 1.0, k_move))
 
     def greedy(self, game: Game[Any, Any], table: Any, state: Any) -> Any:
         """The search's best move without noise (a proven win, else the most visited move)."""
         require_game(game, state)
         net = table if isinstance(table, Net) else Net()
-        tree = self.search(game, net, [Tree()], [state], [keys.key(0)], False, ALONE)[0]
+        tree = self.single(game, net, state, keys.key(0), False)
         return choose_move(game, tree, 0.0, keys.key(0))
 
     # -- self-play -----------------------------------------------------------------------------

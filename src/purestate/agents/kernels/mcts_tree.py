@@ -24,9 +24,10 @@ The same search as the Python tree operation for operation, so the same key give
 ``tree(...)`` is ``run`` compiled for one game's functions. It returns between simulations, its
 position kept in ``counters``: when the simulation budget (or the chunk a timed search asks for)
 is spent, when the root is proven, when the arrays are nearly full (``ROOM``: the caller grows
-them and calls again), or in the middle of one, at a leaf the evaluator must value
-(``EVALUATE``: the leaf and its depth in ``counters``, its path in ``path``; the next call
-finishes the simulation with the value and priors)."""
+them and calls again), or in the middle of a round, at the leaves the evaluator must value
+(``EVALUATE``: their count in ``counters``, each leaf, depth and simulation in ``pend``, its path
+in ``paths``; the next call takes off their virtual losses and finishes their simulations with
+the values and priors, in order, as ``mcts._simulations`` does)."""
 
 from __future__ import annotations
 
@@ -47,18 +48,22 @@ INT_COLUMNS = 9
 W, PROVEN, LOWER, PRIOR = range(4)
 FLOAT_COLUMNS = 4
 # entries of ``counters``: nodes and arena entries used, shuffle draws made, simulations run,
-# whether the search's first call has set the root up, the leaf waiting for an evaluation (NONE
-# for none) and its depth on ``path``
-SIZE, USED, DRAWS, SIMS, BEGUN, PENDING, DEPTH = range(7)
-COUNTERS = 7
+# whether the search's first call has set the root up, and how many leaves wait for their
+# evaluations (rows of ``pend``)
+SIZE, USED, DRAWS, SIMS, BEGUN, PENDING = range(6)
+COUNTERS = 6
+# columns of ``pend``: a waiting leaf, its depth on its path (its row of ``paths``) and the number
+# of its simulation (its key's)
+LEAF, DEPTH, SIM = range(3)
+PEND_COLUMNS = 3
 
 DONE = 0
 """``run`` stopped: the budget or chunk is spent, or the root is proven."""
 ROOM = 1
 """``run`` stopped before a simulation that might not fit the arrays: grow them, call again."""
 EVALUATE = 2
-"""``run`` stopped at a leaf that needs the evaluator (``counters[PENDING]``, its path on
-``path``): call again with its value (and priors under PUCT) to finish the simulation."""
+"""``run`` stopped with ``counters[PENDING]`` leaves that need the evaluator (rows of ``pend``
+and ``paths``): call again with their values (and priors under PUCT) to finish them."""
 
 RANDOM, DECISIVE, ANTIDECISIVE = range(3)
 """The playout: the game's ``playout0``, or its ``decisive0`` without or with ``anti``."""
@@ -296,18 +301,24 @@ def run(
     has_ending: bool, mode: int, max_moves: int, rows: npt.NDArray[np.int64],
     ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
     counters: npt.NDArray[np.int64], sim_keys: npt.NDArray[np.int64], key_base: int, stop: int,
-    c: float, s_shuffle: np.uint64, path: npt.NDArray[np.int64], puct: bool, evaluated: bool,
-    c_prior: float, noise: float, noise_draws: npt.NDArray[np.float64], noise_total: float,
-    value: float, priors: npt.NDArray[np.float64],
+    c: float, s_shuffle: np.uint64, puct: bool, evaluated: bool, c_prior: float, noise: float,
+    noise_draws: npt.NDArray[np.float64], noise_total: float, leaves: int, one_round: bool,
+    pend: npt.NDArray[np.int64], paths: npt.NDArray[np.int64], values: npt.NDArray[np.float64],
+    priors: npt.NDArray[np.float64],
 ) -> int:  # fmt: skip
-    """Simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, the arrays
-    may not hold the next one, or (``evaluated``) a leaf needs the evaluator (``DONE``,
-    ``ROOM`` or ``EVALUATE``). The search's first call expands an unexpanded root (UCB1) or
-    mixes the noise into a reused root's priors (PUCT), and proves the root if its children
-    decide it, as the Python tree does before its loop; the call after ``EVALUATE`` finishes
-    that simulation with ``value`` (the evaluator's, for the leaf's player to move) and, under
-    PUCT, the leaf's children's ``priors``. ``sim_keys[i - key_base]`` is simulation ``i``'s
-    playout key; ``noise_draws`` and ``noise_total`` the root's Dirichlet draws (``noise`` > 0).
+    """Rounds of simulations until ``counters[SIMS] == stop``, the root (node 0) is proven, the
+    arrays may not hold the next round, or (``evaluated``) a round's leaves need the evaluator
+    (``DONE``, ``ROOM`` or ``EVALUATE``); with ``one_round``, ``DONE`` after each round's
+    evaluations too (a timed search reads its clock between rounds). A round runs up to
+    ``min(leaves, stop - SIMS)`` simulations as ``mcts._simulations`` does: a proven node's
+    value backed up at once, a leaf to evaluate put in ``pend`` and ``paths`` under a virtual
+    loss, a selection reaching a waiting leaf ending the round. The search's first call expands
+    an unexpanded root (UCB1) or mixes the noise into a reused root's priors (PUCT), and proves
+    the root if its children decide it, as the Python tree does before its loop; the call after
+    ``EVALUATE`` finishes the waiting leaves in order with ``values[j]`` (the evaluator's, for
+    leaf ``j``'s player to move) and, under PUCT, its children's ``priors[j]``.
+    ``sim_keys[i - key_base]`` is simulation ``i``'s playout key; ``noise_draws`` and
+    ``noise_total`` the root's Dirichlet draws (``noise`` > 0).
     """
     moves = np.empty(max_moves, np.int64)
     ends = np.empty(max_moves, np.int64)
@@ -326,106 +337,139 @@ def run(
         if floats[0, PROVEN] < 0.0:
             prove(ints, floats, 0)
         counters[BEGUN] = 1
-    if counters[PENDING] != NONE:
-        # the evaluated leaf's simulation, finished: value is for the leaf's player to move
-        v = counters[PENDING]
-        counters[PENDING] = NONE
-        x = value if ints[v, PLAYER] == 0 else -value
-        u = (x + 1.0) * 0.5
-        r0 = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
-        if puct:
-            _priors(ints, floats, v, priors, False, noise if v == 0 else 0.0, noise_draws,
-                    noise_total)  # fmt: skip
-        _backup(ints, floats, path, counters[DEPTH], r0, False)
-        counters[SIMS] += 1
+    if counters[PENDING] > 0:
+        # the round's evaluated leaves, finished in order: each value is for its leaf's player
+        # to move
+        for j in range(counters[PENDING]):
+            v = pend[j, LEAF]
+            depth = pend[j, DEPTH]
+            for i in range(depth + 1):  # the virtual loss off
+                ints[paths[j, i], N] -= 1
+            x = values[j] if ints[v, PLAYER] == 0 else -values[j]
+            u = (x + 1.0) * 0.5
+            r0 = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+            if puct:
+                _priors(ints, floats, v, priors[j], False, noise if v == 0 else 0.0,
+                        noise_draws, noise_total)  # fmt: skip
+            _backup(ints, floats, paths[j], depth, r0, False)
+        counters[PENDING] = 0
+        if one_round:
+            return DONE
     while True:
         sims = counters[SIMS]
         if floats[0, PROVEN] >= 0.0 or sims == stop:
             return DONE
-        if counters[SIZE] + 1 + max_moves > len(ints) or counters[USED] + max_moves > len(arena):
+        k = min(leaves, stop - sims)
+        room = counters[SIZE] + k * (1 + max_moves) <= len(ints)
+        if not room or counters[USED] + k * max_moves > len(arena):
             return ROOM
-        v = 0
-        depth = 0
-        path[0] = 0
-        # selection, and expansion of one new node (UCB1) or of a leaf's children (PUCT)
-        while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
-            q0, u, lg = 0.0, 0.0, 0.0
-            if puct:
-                if ints[v, FIRST] == NONE:
-                    expand_all(rows, ints, floats, counters, moves, v)
-                    break
-                # first-play urgency: an unvisited child is worth its parent's mean to the
-                # player choosing (the root's w is kept for player 1)
-                nn = ints[v, N]
-                q0 = floats[v, W] / nn if nn else 0.5
+        waiting = 0
+        for _ in range(k):
+            if floats[0, PROVEN] >= 0.0:
+                break
+            sims = counters[SIMS]
+            path = paths[waiting]  # the next waiting leaf's row, if this one waits
+            v = 0
+            depth = 0
+            path[0] = 0
+            collided = False
+            # selection, and expansion of one new node (UCB1) or of a leaf's children (PUCT)
+            while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
+                q0, u, lg = 0.0, 0.0, 0.0
+                if puct:
+                    for j in range(waiting):
+                        if pend[j, LEAF] == v:
+                            collided = True  # a leaf of this round, waiting for its evaluation
+                    if collided:
+                        break
+                    if ints[v, FIRST] == NONE:
+                        expand_all(rows, ints, floats, counters, moves, v)
+                        break
+                    # first-play urgency: an unvisited child is worth its parent's mean to the
+                    # player choosing (the root's w is kept for player 1)
+                    nn = ints[v, N]
+                    q0 = floats[v, W] / nn if nn else 0.5
+                    mover = ints[v, MOVER]
+                    if (mover if mover >= 0 else 1) != ints[v, PLAYER]:
+                        q0 = 1.0 - q0
+                    u = c_prior * math.sqrt(nn)
+                else:
+                    if ints[v, UCOUNT] > 0:
+                        left = ints[v, UCOUNT] - 1
+                        ints[v, UCOUNT] = left
+                        m = arena[ints[v, USTART] + left]
+                        ch = counters[SIZE]
+                        counters[SIZE] = ch + 1
+                        step(rows[v], m, rows[ch])
+                        p = ints[v, PLAYER]
+                        _new_node(ints, floats, ch, m, p)
+                        _append_child(ints, v, ch)
+                        depth += 1
+                        path[depth] = ch
+                        v = ch
+                        q = player_of(rows[ch])
+                        if q < 0:
+                            _terminal(rows, floats, ch, p)
+                        else:
+                            ints[ch, PLAYER] = q
+                            expand(has_ending, rows, ints, floats, arena, counters, s_shuffle,
+                                   moves, ends, ch)  # fmt: skip
+                        break
+                    nv = ints[v, N]
+                    lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
+                # the first best unproven child: PUCT's score or UCB1's
+                best = NONE
+                best_score = -1.0
+                ch = ints[v, FIRST]
+                while ch != NONE:
+                    if floats[ch, PROVEN] < 0.0:
+                        n = ints[ch, N]
+                        if puct:
+                            score = (floats[ch, W] / n if n else q0) + u * floats[ch, PRIOR] / (
+                                1 + n
+                            )
+                        else:
+                            score = floats[ch, W] / n + lg / math.sqrt(n)
+                        if score > best_score:
+                            best_score = score
+                            best = ch
+                    ch = ints[ch, NEXT]
+                v = best
+                depth += 1
+                path[depth] = v
+            if collided:
+                break
+            # the proven value, a playout's, or the evaluator's (back in Python): player 0's
+            pv = floats[v, PROVEN]
+            if pv >= 0.0:
                 mover = ints[v, MOVER]
-                if (mover if mover >= 0 else 1) != ints[v, PLAYER]:
-                    q0 = 1.0 - q0
-                u = c_prior * math.sqrt(nn)
+                if mover == NONE:  # the root, proven as PUCT expanded it: its player's value
+                    r0 = pv if ints[v, PLAYER] == 0 else 1.0 - pv
+                else:
+                    r0 = pv if mover == 0 else 1.0 - pv
+            elif evaluated:
+                # a virtual loss on the path until the evaluation comes
+                for i in range(depth + 1):
+                    ints[path[i], N] += 1
+                pend[waiting, LEAF] = v
+                pend[waiting, DEPTH] = depth
+                pend[waiting, SIM] = sims
+                waiting += 1
+                counters[SIMS] = sims + 1
+                continue
             else:
-                if ints[v, UCOUNT] > 0:
-                    left = ints[v, UCOUNT] - 1
-                    ints[v, UCOUNT] = left
-                    m = arena[ints[v, USTART] + left]
-                    ch = counters[SIZE]
-                    counters[SIZE] = ch + 1
-                    step(rows[v], m, rows[ch])
-                    p = ints[v, PLAYER]
-                    _new_node(ints, floats, ch, m, p)
-                    _append_child(ints, v, ch)
-                    depth += 1
-                    path[depth] = ch
-                    v = ch
-                    q = player_of(rows[ch])
-                    if q < 0:
-                        _terminal(rows, floats, ch, p)
-                    else:
-                        ints[ch, PLAYER] = q
-                        expand(has_ending, rows, ints, floats, arena, counters, s_shuffle, moves,
-                               ends, ch)  # fmt: skip
-                    break
-                nv = ints[v, N]
-                lg = c * math.sqrt(math.log(nv)) if nv > 1 else 0.0
-            # the first best unproven child: PUCT's score or UCB1's
-            best = NONE
-            best_score = -1.0
-            ch = ints[v, FIRST]
-            while ch != NONE:
-                if floats[ch, PROVEN] < 0.0:
-                    n = ints[ch, N]
-                    if puct:
-                        score = (floats[ch, W] / n if n else q0) + u * floats[ch, PRIOR] / (1 + n)
-                    else:
-                        score = floats[ch, W] / n + lg / math.sqrt(n)
-                    if score > best_score:
-                        best_score = score
-                        best = ch
-                ch = ints[ch, NEXT]
-            v = best
-            depth += 1
-            path[depth] = v
-        # the proven value, the evaluator's (back in Python) or a playout's: player 0's reward
-        pv = floats[v, PROVEN]
-        if pv >= 0.0:
-            mover = ints[v, MOVER]
-            if mover == NONE:  # the root, proven as PUCT expanded it: its player's value
-                r0 = pv if ints[v, PLAYER] == 0 else 1.0 - pv
-            else:
-                r0 = pv if mover == 0 else 1.0 - pv
-        elif evaluated:
-            counters[PENDING] = v
-            counters[DEPTH] = depth
+                if mode == RANDOM:
+                    r0 = playout0(rows[v], sim_keys[sims - key_base])
+                else:
+                    r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
+                if puct:
+                    _priors(ints, floats, v, priors[0], True, noise if v == 0 else 0.0,
+                            noise_draws, noise_total)  # fmt: skip
+            _backup(ints, floats, path, depth, r0, pv >= 0.0)
+            counters[SIMS] = sims + 1
+        if waiting:
+            counters[PENDING] = waiting
             return EVALUATE
-        else:
-            if mode == RANDOM:
-                r0 = playout0(rows[v], sim_keys[sims - key_base])
-            else:
-                r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
-            if puct:
-                _priors(ints, floats, v, priors, True, noise if v == 0 else 0.0, noise_draws,
-                        noise_total)  # fmt: skip
-        _backup(ints, floats, path, depth, r0, pv >= 0.0)
-        counters[SIMS] = sims + 1
 
 
 @jit
