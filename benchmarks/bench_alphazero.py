@@ -80,7 +80,7 @@ def interval(k: float, n: int) -> str:
     return f"{k / n:.4f} [{lo:.4f}, {hi:.4f}]"
 
 
-def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
+def throughput(game: Any, agent: AlphaZero, table: Net, autodiff: bool = True) -> None:
     rnd = purestate.agent("random")
     found: list[Any] = []
     i = 0
@@ -97,7 +97,7 @@ def throughput(game: Any, agent: AlphaZero, table: Net) -> None:
             calls += 1
         rate = calls * size / (time.process_time() - t0)
         print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
-    training(game, agent, table, found)
+    training(game, agent, table, found, autodiff)
     selfplay(game, agent, table)
     timed_moves(game, agent, table, found)
 
@@ -164,7 +164,7 @@ def no_route(*args: Any) -> None:
     return None
 
 
-def training(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
+def training(game: Any, agent: AlphaZero, table: Net, found: list[Any], autodiff: bool) -> None:
     """Training steps per second on examples of the positions ``found`` (the speed does not
     depend on the numbers), with each way of taking the gradients, alternated twice so both
     see the same load; the first run of each (which compiles) is left out."""
@@ -180,7 +180,7 @@ def training(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
         pi[i, list(game.legal(s))] = priors
     examples = Examples.of(x, mask, pi, np.zeros(len(found), np.float32))
     steps = max(1, min(agent.steps, 20))
-    rates: dict[str, list[float]] = {"autodiff": [], "nhwc": []}
+    rates: dict[str, list[float]] = {"autodiff": [], "nhwc": []} if autodiff else {"nhwc": []}
     for rep in range(3):
         for how in rates:
             t0 = time.process_time()
@@ -190,7 +190,8 @@ def training(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> None:
                 rates[how].append(steps / (time.process_time() - t0))
     for how, r in rates.items():
         print(f"training steps/s (batch {agent.batch}, gradients={how}): {np.mean(r):,.1f}")
-    print(f"  nhwc / autodiff: {np.mean(rates['nhwc']) / np.mean(rates['autodiff']):.1f}x")
+    if autodiff:
+        print(f"  nhwc / autodiff: {np.mean(rates['nhwc']) / np.mean(rates['autodiff']):.1f}x")
 
 
 def main() -> None:
@@ -202,6 +203,10 @@ def main() -> None:
     parser.add_argument(
         "--throughput", metavar="GAME", help="only the throughput on GAME, with a fresh network"
     )
+    parser.add_argument(
+        "--no-autodiff", action="store_true",
+        help="train only with gradients=nhwc (autodiff takes minutes a step on large planes)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.throughput:
         other = purestate.make(args.throughput)
@@ -209,7 +214,7 @@ def main() -> None:
         assert isinstance(learner, AlphaZero)
         fresh = learner.with_network(other, learner.initial_table(other, 0), key(args.seed))
         print(f"{args.throughput}, {learner.spec}: {fresh.shape}, load {os.getloadavg()[0]:.2f}")
-        throughput(other, learner, fresh)
+        throughput(other, learner, fresh, not args.no_autodiff)
         return
     game = purestate.make("tictactoe")
     agent = purestate.agent(args.spec)
