@@ -22,6 +22,7 @@ pytest.importorskip("optax")
 from purestate.agents.alphazero import AlphaZero, Net
 from purestate.agents.alphazero import agent as agent_module
 from purestate.agents.alphazero.network import ALONE, CHUNK
+from purestate.agents.mcts import MAX_LEAVES
 
 TTT = purestate.make("tictactoe")
 SMALL = "alphazero:simulations=16,games_per_iteration=8,steps=20,batch=32,width=32"
@@ -32,8 +33,9 @@ def test_the_option_round_trips_and_is_left_out_at_its_default() -> None:
     assert isinstance(agent, AlphaZero) and agent.leaves == 8
     assert purestate.agent(agent.spec) == agent
     assert "leaves" not in purestate.agent(SMALL).spec
-    with pytest.raises(ValueError, match="leaves"):
-        AlphaZero(leaves=0)
+    for bad in (0, MAX_LEAVES + 1):
+        with pytest.raises(ValueError, match="leaves"):
+            AlphaZero(leaves=bad)
 
 
 @pytest.mark.parametrize("leaves", [1, 8])

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 import purestate
-from purestate.agents.mcts import MCTS, Evaluation, Tree, rollout_evaluator, search_many
+from purestate.agents.mcts import (
+    MAX_LEAVES,
+    MCTS,
+    Evaluation,
+    Tree,
+    rollout_evaluator,
+    search_many,
+)
 from purestate.core import keys
 from purestate.core.game import Game
 
@@ -54,8 +61,10 @@ def test_one_leaf_a_round_calls_the_evaluator_once_a_leaf() -> None:
 
 
 def test_leaves_need_puct_and_an_evaluator() -> None:
-    with pytest.raises(ValueError, match="at least 1"):
-        MCTS(leaves=0)
+    for bad in (0, MAX_LEAVES + 1, 10**12):  # the compiled tree sizes arrays by it
+        with pytest.raises(ValueError, match=f"from 1 to {MAX_LEAVES}"):
+            MCTS(leaves=bad)
+    assert MCTS(select="puct", leaves=MAX_LEAVES).leaves == MAX_LEAVES
     with pytest.raises(ValueError, match="puct"):
         MCTS(simulations=10, leaves=2).search(C4, Tree(), C4.initial(), keys.key(0))
     with pytest.raises(ValueError, match="puct"):

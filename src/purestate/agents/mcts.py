@@ -329,6 +329,12 @@ def find_subtree(tree: Tree, game: Game[Any, Any], state: Any, depth: int = 6) -
     return None
 
 
+MAX_LEAVES = 1024
+"""The most leaves a round of one search may collect (``MCTS.leaves``): far more than a network
+call gains from, and a bound on the arrays the compiled tree sizes by it (a spec from someone
+else, as the browser's, asks for no more)."""
+
+
 @frozen
 class MCTS:
     """UCT or PUCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
@@ -399,8 +405,8 @@ class MCTS:
             raise ValueError("noise is a weight: between 0 and 1")
         if self.alpha <= 0:
             raise ValueError("alpha (the Dirichlet concentration) must be positive")
-        if self.leaves < 1:
-            raise ValueError("leaves (per evaluator call) must be at least 1")
+        if not 1 <= self.leaves <= MAX_LEAVES:
+            raise ValueError(f"leaves (per evaluator call) must be from 1 to {MAX_LEAVES}")
         if self.select == "puct" and self.bias > 0:
             raise ValueError("progressive bias is for select=ucb1; puct follows the priors")
         needs_scores = self.playout == "heavy" or self.bias > 0

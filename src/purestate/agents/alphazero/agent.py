@@ -37,7 +37,14 @@ from pyrsistent.typing import PMap
 
 from purestate.agents.alphazero.network import ALONE, CHUNK, Gradients, Shape, jax_module
 from purestate.agents.alphazero.training import Examples, Losses
-from purestate.agents.mcts import MCTS, Tree, choose_move, search_many, visit_distribution
+from purestate.agents.mcts import (
+    MAX_LEAVES,
+    MCTS,
+    Tree,
+    choose_move,
+    search_many,
+    visit_distribution,
+)
 from purestate.agents.timing import Clock, check_budget
 from purestate.core import keys
 from purestate.core.agent import Decision
@@ -205,6 +212,8 @@ class AlphaZero:
         for name in ("width", "depth", "batch", "replay", "games_per_iteration", "leaves"):
             if getattr(self, name) < (0 if name == "depth" else 1):
                 raise ValueError(f"{name} must be at least {0 if name == 'depth' else 1}")
+        if self.leaves > MAX_LEAVES:
+            raise ValueError(f"leaves must be from 1 to {MAX_LEAVES}")
         if self.steps < 0 or self.temperature_moves < 0:
             raise ValueError("steps and temperature_moves must not be negative")
         if not self.c_puct >= 0 or not self.alpha > 0 or not 0 <= self.epsilon <= 1:
