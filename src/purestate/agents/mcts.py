@@ -335,6 +335,17 @@ call gains from, and a bound on the arrays the compiled tree sizes by it (a spec
 else, as the browser's, asks for no more)."""
 
 
+def check_leaves(leaves: int) -> None:
+    """Refuse a ``leaves`` option (``MCTS``'s, or an agent's that passes it on) outside 1 to
+    ``MAX_LEAVES``.
+
+    Raises:
+        ValueError: one line giving the range.
+    """
+    if not 1 <= leaves <= MAX_LEAVES:
+        raise ValueError(f"leaves (per evaluator call) must be from 1 to {MAX_LEAVES}")
+
+
 @frozen
 class MCTS:
     """UCT or PUCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
@@ -405,8 +416,7 @@ class MCTS:
             raise ValueError("noise is a weight: between 0 and 1")
         if self.alpha <= 0:
             raise ValueError("alpha (the Dirichlet concentration) must be positive")
-        if not 1 <= self.leaves <= MAX_LEAVES:
-            raise ValueError(f"leaves (per evaluator call) must be from 1 to {MAX_LEAVES}")
+        check_leaves(self.leaves)
         if self.select == "puct" and self.bias > 0:
             raise ValueError("progressive bias is for select=ucb1; puct follows the priors")
         needs_scores = self.playout == "heavy" or self.bias > 0
@@ -1079,7 +1089,7 @@ def _simulations(
     # the clock is read every 16 simulations, or every one when a leaf waits for an evaluator (a
     # network call can cost more than 16 playouts: a page's bot stops within its move budget)
     look = 0 if evaluated else 15
-    rounds = agent.leaves if evaluated and puct else 1
+    rounds = agent.leaves  # above 1 only for PUCT with an evaluator (search_many refuses else)
     # the leaves waiting for this round's evaluations: (node, path, simulation number)
     waiting: list[tuple[Node, list[Node], int]] = []
     waiting_ids: set[int] = set()

@@ -124,7 +124,7 @@ def search(
     else:
         nodes = _nodes(_root(agent, game, tree, state))
         a = _Arrays(nodes, rows, extra)
-    leaves = agent.leaves if evaluated and agent.select == "puct" else 1
+    leaves = agent.leaves  # above 1 only for PUCT with an evaluator (search_many refuses else)
     pend = np.zeros((leaves, kt.PEND_COLUMNS), np.int64)
     paths = np.empty((leaves, game.spec.max_length + 2), np.int64)
     run = kt.tree(

@@ -323,11 +323,11 @@ def _play(
             base += size
             for res, used in results:
                 _write_chunk(out, res)
-                first, _, seen = parts.get(res.run, (res.start, 0, set()))
-                parts[res.run] = (first, res.start + len(res.outcomes), {*seen, used})
-                played, _, outcomes, resigned = state[res.run]
+                _, _, outcomes, resigned = state[res.run]
                 outcomes = outcomes + list(res.outcomes)
                 played = res.start + len(res.outcomes)
+                first, _, seen = parts.get(res.run, (res.start, 0, set()))
+                parts[res.run] = (first, played, {*seen, used})
                 resigned += res.resigned
                 if played >= games or res.refused:
                     refused_at = played if res.refused else None

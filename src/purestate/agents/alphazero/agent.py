@@ -38,9 +38,9 @@ from pyrsistent.typing import PMap
 from purestate.agents.alphazero.network import ALONE, CHUNK, Gradients, Shape, jax_module
 from purestate.agents.alphazero.training import Examples, Losses
 from purestate.agents.mcts import (
-    MAX_LEAVES,
     MCTS,
     Tree,
+    check_leaves,
     choose_move,
     search_many,
     visit_distribution,
@@ -209,11 +209,10 @@ class AlphaZero:
     def __attrs_post_init__(self) -> None:
         require_jax()
         check_budget(self.simulations, self.seconds)
-        for name in ("width", "depth", "batch", "replay", "games_per_iteration", "leaves"):
+        for name in ("width", "depth", "batch", "replay", "games_per_iteration"):
             if getattr(self, name) < (0 if name == "depth" else 1):
                 raise ValueError(f"{name} must be at least {0 if name == 'depth' else 1}")
-        if self.leaves > MAX_LEAVES:
-            raise ValueError(f"leaves must be from 1 to {MAX_LEAVES}")
+        check_leaves(self.leaves)  # here, not only when a search makes its MCTS
         if self.steps < 0 or self.temperature_moves < 0:
             raise ValueError("steps and temperature_moves must not be negative")
         if not self.c_puct >= 0 or not self.alpha > 0 or not 0 <= self.epsilon <= 1:
