@@ -80,7 +80,9 @@ def interval(k: float, n: int) -> str:
     return f"{k / n:.4f} [{lo:.4f}, {hi:.4f}]"
 
 
-def throughput(game: Any, agent: AlphaZero, table: Net, autodiff: bool = True) -> None:
+def throughput(
+    game: Any, agent: AlphaZero, table: Net, autodiff: bool = True, games: int = 32
+) -> None:
     rnd = purestate.agent("random")
     found: list[Any] = []
     i = 0
@@ -98,7 +100,7 @@ def throughput(game: Any, agent: AlphaZero, table: Net, autodiff: bool = True) -
         rate = calls * size / (time.process_time() - t0)
         print(f"network evaluations/s, batches of {size}: {rate:,.0f}")
     training(game, agent, table, found, autodiff)
-    selfplay(game, agent, table)
+    selfplay(game, agent, table, games)
     timed_moves(game, agent, table, found)
 
 
@@ -136,11 +138,11 @@ def timed_moves(game: Any, agent: AlphaZero, table: Net, found: list[Any]) -> No
           f"leaves={CHUNK})")  # fmt: skip
 
 
-def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:
-    """Self-play moves/s at 100 simulations, 32 games at once, on the compiled tree and on the
-    Python tree (``search_many(compiled_tree=False)``), alternated three times in this process
-    so both see the same load; the first round (which compiles) is left out. Both play the same
-    games (the trees are the same)."""
+def selfplay(game: Any, agent: AlphaZero, table: Net, games: int = 32) -> None:
+    """Self-play moves/s at 100 simulations, ``games`` games at once (32 unless told), on the
+    compiled tree and on the Python tree (``search_many(compiled_tree=False)``), alternated three
+    times in this process so both see the same load; the first round (which compiles) is left
+    out. Both play the same games (the trees are the same)."""
     at100 = attrs.evolve(agent, simulations=100)
     rates: dict[str, list[float]] = {"compiled": [], "python": []}
     for rep in range(3):
@@ -149,12 +151,13 @@ def selfplay(game: Any, agent: AlphaZero, table: Net) -> None:
                 if tree == "python":  # every search on the reference tree
                     stack.enter_context(mock.patch.object(mcts_compiled, "route", no_route))
                 t0 = time.process_time()
-                played = at100.play_games(game, table, key(6), range(table.games, table.games + 32))
+                numbers = range(table.games, table.games + games)
+                played = at100.play_games(game, table, key(6), numbers)
                 moves = sum(len(ep.moves) for ep in played.episodes)
                 if rep:
                     rate.append(moves / (time.process_time() - t0))
     for tree, rate in rates.items():
-        print(f"self-play moves/s at 100 simulations (32 games at once), {tree} tree: "
+        print(f"self-play moves/s at 100 simulations ({games} games at once), {tree} tree: "
               f"{np.mean(rate):,.1f}")  # fmt: skip
     print(f"  compiled / python: {np.mean(rates['compiled']) / np.mean(rates['python']):.2f}x")
 
@@ -207,6 +210,10 @@ def main() -> None:
         "--no-autodiff", action="store_true",
         help="train only with gradients=nhwc (autodiff takes minutes a step on large planes)",
     )  # fmt: skip
+    parser.add_argument(
+        "--selfplay-games", type=int, default=32, metavar="N",
+        help="games played at once in the self-play figure (fewer for long games: Xtreme)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.throughput:
         other = purestate.make(args.throughput)
@@ -214,7 +221,7 @@ def main() -> None:
         assert isinstance(learner, AlphaZero)
         fresh = learner.with_network(other, learner.initial_table(other, 0), key(args.seed))
         print(f"{args.throughput}, {learner.spec}: {fresh.shape}, load {os.getloadavg()[0]:.2f}")
-        throughput(other, learner, fresh, not args.no_autodiff)
+        throughput(other, learner, fresh, not args.no_autodiff, args.selfplay_games)
         return
     game = purestate.make("tictactoe")
     agent = purestate.agent(args.spec)

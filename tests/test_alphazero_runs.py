@@ -212,6 +212,27 @@ def test_a_tournament_takes_a_trained_table(trained: Path) -> None:
     assert bad.exit_code == 2 and "nowhere.npz" in bad.output and "Traceback" not in bad.output
 
 
+def test_a_tournament_lays_options_over_a_trained_table(trained: Path) -> None:
+    from purestate.cli.tournament import entrant
+
+    game = purestate.make("tictactoe")
+    path = trained / "az" / "table.npz"
+    plain, laid = f"table:{path}", f"table:{path}?alphazero:simulations=6,leaves=2"
+    a, b = entrant(plain, game, False), entrant(laid, game, False)
+    assert a.table is not None and b.table is not None
+    assert a.agent.learner.simulations == 4  # the file's own agent (TINY), played greedily
+    assert (b.agent.learner.simulations, b.agent.learner.leaves) == (6, 2)
+    assert b.agent.learner.width == a.agent.learner.width  # the layout still the file's
+    # the same table meets itself with other options, named as typed
+    r = invoke("tournament", "--game", "tictactoe", "--agents", plain, laid, "--games", "2",
+               "--jobs", "1", "--json")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["agents"] == [plain, laid]
+    bad = invoke("tournament", "--game", "tictactoe", "--agents", f"{plain}?alphazero:nope=1",
+                 "random", "--games", "1")  # fmt: skip
+    assert bad.exit_code == 2 and "nope" in bad.output and "Traceback" not in bad.output
+
+
 def test_the_browser_plays_against_a_trained_table(trained: Path) -> None:
     from starlette.testclient import TestClient
 

@@ -166,8 +166,7 @@ def search(
                 (rows.state_of(a.rows[v]), keys.Key(int(sim_keys[i - base]) & keys.MASK))
                 for v, _, i in waiting
             ]
-            for j, (v, _, _) in enumerate(waiting):
-                given, found = evaluations[j]
+            for j, ((v, _, _), (given, found)) in enumerate(zip(waiting, evaluations, strict=True)):
                 if puct:
                     first, last = int(a.ints[v, kt.FIRST]), int(a.ints[v, kt.LAST])
                     check_priors(given, last - first + 1)  # consecutive, made at once

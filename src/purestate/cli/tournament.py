@@ -84,7 +84,8 @@ def tournament_command(
     """Play a round robin (seats alternate) and show W/D/L with 95% Wilson intervals and Elo.
 
     An entrant is an agent spec or table:PATH, the learner that saved the table file at PATH
-    (table.json, table.npz) playing from it.
+    (table.json, table.npz) playing from it; table:PATH?SPEC lays SPEC's options over the
+    file's agent (table:runs/c4/table.npz?alphazero:leaves=8), so one table can meet itself.
 
     The results depend only on the agents, the game, --games and --seed: --jobs changes the speed,
     not the games. Learning agents play greedily (from fresh tables) unless --explore. Example:
@@ -111,7 +112,7 @@ def tournament_command(
             f"a tournament plays at most {MAX_TOURNAMENT_GAMES:,}"
         )
     the_game = game_from(game)
-    entrants = [_entrant(s, the_game, explore) for s in specs]
+    entrants = [entrant(s, the_game, explore) for s in specs]
     for a in entrants:  # refused before the seed line and the workers (schedule checks too)
         check_game(a, the_game)
     names = [a.spec for a in entrants]
@@ -138,23 +139,29 @@ def tournament_command(
 
 TRAINED = "table:"
 """How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``)."""
+OVER = "?"
+"""What parts a trained entrant's path from the spec laid over its file's agent:
+``table:PATH?SPEC``, as ``--agent`` beside ``--table`` does for ``evaluate``."""
 
 
-def _entrant(spec: str, game: Any, explore: bool) -> Any:
-    """The agent an entrant's text names: an agent spec (from a fresh table), or ``table:PATH``,
-    the learner that saved the table file at PATH playing from it; greedy unless ``explore``.
+def entrant(spec: str, game: Any, explore: bool) -> Any:
+    """The agent an entrant's text names (``--agents``): an agent spec (from a fresh table), or
+    ``table:PATH``, the learner that saved the table file at PATH playing from it, with
+    ``?SPEC`` after the path laid over the file's agent; greedy unless ``explore``.
 
     Raises:
         UserError: a table that plays only one seat (a round robin alternates them).
     """
     if not spec.startswith(TRAINED):
         return agent_from(spec) if explore else greedy_agent(agent_from(spec))
-    path = Path(spec.removeprefix(TRAINED))
-    learner, loaded = table_from(path, game, None)
-    entrant = Trained(learner if explore else greedy_agent(learner), loaded.table, spec)
-    if not all(supports_seat(entrant, loaded.table, seat) for seat in (0, 1)):
+    # the last "?": a spec never holds one, a path might
+    named, over, laid = spec.removeprefix(TRAINED).rpartition(OVER)
+    path = Path(named if over else laid)
+    learner, loaded = table_from(path, game, laid if over else None)
+    trained = Trained(learner if explore else greedy_agent(learner), loaded.table, spec)
+    if not all(supports_seat(trained, loaded.table, seat) for seat in (0, 1)):
         raise UserError(f"{spec}: a table for one seat; a tournament alternates the seats")
-    return entrant
+    return trained
 
 
 def _play(game: str, names: list[str], plan: Schedule, games: int, seed: int, ex: Executor,
