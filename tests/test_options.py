@@ -110,6 +110,24 @@ def test_tournament_names_are_whole_at_80_columns() -> None:
     assert max(len(line) for line in r.output.splitlines()) <= 80
 
 
+def test_tournament_names_too_long_for_80_columns_are_listed_and_numbered() -> None:
+    # two such names side by side in the pairs table would leave no room for the figures
+    long = [f"mcts:simulations={n},c=0.31,playout=random,reuse=false,decisive=false"
+            for n in (11, 12)]  # fmt: skip
+    args = ["tournament", "--game", "tictactoe", "--agents", *long, "random", "--games", "2",
+            "--jobs", "1"]  # fmt: skip
+    r = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    head, pairs = r.output[: r.output.index("rank")], r.output[r.output.index("pairs") :]
+    assert f"#1 {long[0]}" in head and f"#2 {long[1]}" in head and "#3 random" in head
+    rows = [line for line in pairs.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1:3] for row in rows] == [
+        [" #1    ", " #2       "], [" #1    ", " #3       "], [" #2    ", " #3       "]
+    ]  # fmt: skip
+    assert all("0." in row for row in rows)  # the scores are shown
+    assert max(len(line) for line in r.output.splitlines()) <= 80
+
+
 def test_a_long_selfplay_prints_at_most_20_block_rows(tmp_path: Path) -> None:
     r = runner.invoke(app, ["selfplay", "--games", "5000", "--block", "100", "--no-plot",
                             "--out", str(tmp_path / "run")], terminal_width=80)  # fmt: skip

@@ -268,9 +268,27 @@ def _name_column(header: str, width: int) -> Column:
 
 
 def _show(summary: dict[str, Any]) -> None:
+    names = [r["agent"] for r in summary["ratings"]]
+    ratings, pairs = _tables(summary, {n: n for n in names})
+    # measured as if the terminal were unbounded: rich clamps a measure to the console's width
+    unbounded = console.options.update_width(10**6)
+    if console.measure(pairs, options=unbounded).minimum > console.width:
+        # two whole names side by side leave no room for the figures (a table file's path with
+        # options laid over): the tables name the agents #1, #2, ... and list them first
+        labels = {n: f"#{i}" for i, n in enumerate(names, 1)}
+        console.print("agents:")
+        for n in names:
+            console.print(f"  {labels[n]} {n}", markup=False, highlight=False, soft_wrap=True)
+        ratings, pairs = _tables(summary, labels)
+    console.print(ratings)
+    console.print(pairs)
+
+
+def _tables(summary: dict[str, Any], label: dict[str, str]) -> tuple[Table, Table]:
+    """The ratings and the pairs tables, each agent shown as ``label[name]``."""
     title = f"{summary['game']}: {summary['games_per_pair']} games per pair, seed {summary['seed']}"
     # names are never cut: agent columns keep their width and the intervals wrap instead
-    width = max(len(r["agent"]) for r in summary["ratings"])
+    width = max(len(label[r["agent"]]) for r in summary["ratings"])
     ratings = Table(
         "rank",
         _name_column("agent", width),
@@ -286,7 +304,7 @@ def _show(summary: dict[str, Any]) -> None:
     for rank, r in enumerate(summary["ratings"], 1):
         ratings.add_row(
             str(rank),
-            r["agent"],
+            label[r["agent"]],
             f"{r['elo']:+.0f}",
             r.get("interval_note", f"{r['elo_low']:+.0f} .. {r['elo_high']:+.0f}"),
             str(r["wins"]),
@@ -294,7 +312,6 @@ def _show(summary: dict[str, Any]) -> None:
             str(r["losses"]),
             f"{r['score']:.3f}",
         )
-    console.print(ratings)
     pairs = Table(
         _name_column("agent", width),
         _name_column("opponent", width),
@@ -308,12 +325,12 @@ def _show(summary: dict[str, Any]) -> None:
     )
     for p in summary["pairs"]:
         pairs.add_row(
-            p["agent"],
-            p["opponent"],
+            label[p["agent"]],
+            label[p["opponent"]],
             str(p["wins"]),
             str(p["draws"]),
             str(p["losses"]),
             f"{p['score']:.3f}",
             f"{p['score_low']:.3f} .. {p['score_high']:.3f}",
         )
-    console.print(pairs)
+    return ratings, pairs
