@@ -114,12 +114,16 @@ def test_tournament_names_too_long_for_80_columns_are_listed_and_numbered() -> N
     # two such names side by side in the pairs table would leave no room for the figures
     long = [f"mcts:simulations={n},c=0.31,playout=random,reuse=false,decisive=false"
             for n in (11, 12)]  # fmt: skip
-    args = ["tournament", "--game", "tictactoe", "--agents", *long, "random", "--games", "2",
+    # the numbers follow the order given (the pairs' order), not the ranks
+    args = ["tournament", "--game", "tictactoe", "--agents", "random", *long, "--games", "2",
             "--jobs", "1"]  # fmt: skip
     r = runner.invoke(app, args, env={"COLUMNS": "80"}, terminal_width=80)
     assert r.exit_code == 0, r.output
     head, pairs = r.output[: r.output.index("rank")], r.output[r.output.index("pairs") :]
-    assert f"#1 {long[0]}" in head and f"#2 {long[1]}" in head and "#3 random" in head
+    assert "#1 random" in head and f"#2 {long[0]}" in head and f"#3 {long[1]}" in head
+    ranked = [line.split("│")[2].strip() for line in r.output[: r.output.index("pairs")]
+              .splitlines() if line.startswith("│")]  # fmt: skip
+    assert sorted(ranked) == ["#1", "#2", "#3"]
     rows = [line for line in pairs.splitlines() if line.startswith("│")]
     assert [row.split("│")[1:3] for row in rows] == [
         [" #1    ", " #2       "], [" #1    ", " #3       "], [" #2    ", " #3       "]

@@ -268,7 +268,7 @@ def _name_column(header: str, width: int) -> Column:
 
 
 def _show(summary: dict[str, Any]) -> None:
-    names = [r["agent"] for r in summary["ratings"]]
+    names = summary["agents"]  # in the order given (the ratings are in rank order)
     ratings, pairs = _tables(summary, {n: n for n in names})
     # measured as if the terminal were unbounded: rich clamps a measure to the console's width
     unbounded = console.options.update_width(10**6)
