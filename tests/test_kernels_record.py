@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,29 @@ def test_the_record_is_never_written_through_a_link(tmp_path: Path) -> None:
     with pytest.raises(FileFormatError, match="link"):
         note_kernels(run, 0, 1, {"python"})
     assert outside.read_text() == "untouched"
+
+
+def test_a_terminated_run_notes_its_part_as_after_ctrl_c(tmp_path: Path) -> None:
+    # SIGTERM (kill, a job scheduler's stop) used to end the command without unwinding, so the
+    # part it had played was never noted
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "purestate", "selfplay", "--opponent", "self", "--games",
+           "5000000", "--checkpoint", "20000", "--no-plot", "--out", str(out)]  # fmt: skip
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while p.poll() is None and time.monotonic() < deadline:
+            if (out / "checkpoint.json").exists():
+                break
+            time.sleep(0.01)
+        assert p.poll() is None, "the run ended before its first checkpoint"
+        p.send_signal(signal.SIGTERM)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    noted = lines(out)
+    assert len(noted) == 1 and noted[0]["games"][0] == 0, noted

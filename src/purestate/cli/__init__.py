@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import MutableMapping, Sequence
 from typing import Annotated, Any
@@ -195,14 +196,28 @@ def quiet_threads(environ: MutableMapping[str, str]) -> None:
     environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+def interrupt(signum: int, frame: Any) -> None:
+    """A handler for SIGTERM that stops the command as Ctrl-C does.
+
+    ``kill``, a job scheduler's stop and a closed terminal send SIGTERM, which by default ends
+    Python without unwinding: a run's ``kernels.jsonl`` line, written when its command stops,
+    was lost. As a KeyboardInterrupt the command's ``finally`` blocks run, its workers stop, and it
+    ends with one line and exit status 130, as after Ctrl-C.
+    """
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     """Console-script entry point: run the app, turning known errors into one-line messages.
 
     The app holds only the command typed (its module alone is imported) when the first word
     after the program's name names one; anything else (``--help``, no command, a misspelt one)
-    reads them all.
+    reads them all. SIGTERM stops a command as Ctrl-C does (``interrupt``), unless the process
+    was started with it ignored.
     """
     quiet_threads(os.environ)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, interrupt)
     typed = next((a for a in sys.argv[1:] if not a.startswith("-")), None)
     if typed in COMMANDS:
         app.only(typed)
