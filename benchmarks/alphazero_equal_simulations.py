@@ -5,8 +5,9 @@ Run: ``PYTHONPATH=src python benchmarks/alphazero_equal_simulations.py TABLE
 [--game ultimate_tictactoe] [--simulations 1000] [--mcts-simulations N] [--mix 0.5]
 [--leaves 1] [--games 20] [--seed 1]``
 
-The searcher is the PUCT tree (``agents.mcts``, the compiled one where the game has row
-kernels) with the network of ``TABLE`` (a ``table.npz``; its agent is read from the file) as
+The searcher is the table's own greedy search (``AlphaZero.searcher``: PUCT with its
+``c_puct``, no noise; the compiled tree where the game has row kernels) with the network of
+``TABLE`` (a ``table.npz``; its agent is read from the file) as
 its evaluator: each leaf's priors are the network's, and its value is
 ``(1 - mix) * network + mix * playout``, the playout one of ``mcts``'s own (``playout=auto``,
 from the leaf's key; AlphaGo's mixed evaluation). ``--mix 0`` is the plain alphazero search.
@@ -27,6 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 sys.path.insert(0, "src")
 
 import purestate
@@ -44,11 +47,12 @@ class Mixed:
 
     learns = False
 
-    def __init__(self, net: Any, mix: float, simulations: int, leaves: int) -> None:
-        self.net, self.mix, self.leaves = net, mix, leaves
+    def __init__(self, net: Any, mix: float, search: MCTS) -> None:
+        self.net, self.mix, self.search = net, mix, search
         self.playouts = rollout_evaluator("auto")
-        self.search = MCTS(simulations=simulations, select="puct", c_puct=1.5, leaves=leaves)
-        self.spec = f"network+playouts:mix={mix},simulations={simulations},leaves={leaves}"
+        self.spec = (
+            f"network+playouts:mix={mix},simulations={search.simulations},leaves={search.leaves}"
+        )
 
     def evaluate(self, game: Game[Any, Any], states: Sequence[Any], ks: Sequence[Key]) -> Any:
         """The network's priors; its value mixed with a playout's."""
@@ -88,7 +92,9 @@ def main() -> None:
     learner, loaded = tables.load_table_agent(args.table, game)
     assert isinstance(learner, AlphaZero), f"{args.table} is not an alphazero table"
     net = learner.evaluator(loaded.table, ALONE if args.leaves == 1 else CHUNK)
-    ours = Mixed(net, args.mix, args.simulations, args.leaves)
+    # the table's own greedy search (its c_puct, no noise), at this count of simulations
+    search = attrs.evolve(learner.searcher(False, args.leaves), simulations=args.simulations)
+    ours = Mixed(net, args.mix, search)
     theirs = purestate.agent(f"mcts:simulations={args.mcts_simulations or args.simulations}")
     w = d = losses = 0
     t0 = time.process_time()

@@ -199,10 +199,10 @@ def quiet_threads(environ: MutableMapping[str, str]) -> None:
 def interrupt(signum: int, frame: Any) -> None:
     """A handler for SIGTERM that stops the command as Ctrl-C does.
 
-    ``kill``, a job scheduler's stop and a closed terminal send SIGTERM, which by default ends
-    Python without unwinding: a run's ``kernels.jsonl`` line, written when its command stops,
-    was lost. As a KeyboardInterrupt the command's ``finally`` blocks run, its workers stop, and it
-    ends with one line and exit status 130, as after Ctrl-C.
+    ``kill`` and a job scheduler's stop send SIGTERM, which by default ends Python without
+    unwinding: a run's ``kernels.jsonl`` line, written when its command stops, was lost. As a
+    KeyboardInterrupt the command's ``finally`` blocks run, its workers stop, and it ends with
+    one line and exit status 130, as after Ctrl-C.
     """
     raise KeyboardInterrupt
 
