@@ -213,8 +213,11 @@ def test_puct_and_evaluators_build_the_python_trees(
     )
     noise = data.draw(st.sampled_from([0.0, 0.25]), label="noise") if select == "puct" else 0.0
     sims, ticks = data.draw(st.sampled_from([(1, 0), (7, 0), (60, 0), (0, 5)]), label="budget")
-    agent = MCTS(simulations=sims, seconds=ticks, select=select, noise=noise, alpha=0.5)
-    if not evaluated:  # a playout the compiled tree plays on this game
+    # the expansion threshold: leaves under it played out in the tree, evaluator or not
+    expand_at = data.draw(st.sampled_from([1, 2, 5]), label="expand_at") if select == "puct" else 1
+    agent = MCTS(simulations=sims, seconds=ticks, select=select, noise=noise, alpha=0.5,
+                 expand_at=expand_at)  # fmt: skip
+    if not evaluated or expand_at > 1:  # a playout the compiled tree plays on this game
         playouts = [p for p in PLAYOUTS if route(attrs.evolve(agent, playout=p), game, False)]
         assert "random" in playouts
         agent = attrs.evolve(agent, playout=data.draw(st.sampled_from(playouts), label="playout"))
@@ -224,7 +227,7 @@ def test_puct_and_evaluators_build_the_python_trees(
         # it begins (after compiling): one clock ticking for them all ticks in another order
         positions = positions[:1]
     assert route(agent, game, evaluated) is not None  # the compiled side is compiled
-    found = {}
+    found: dict[bool, Any] = {}
     for compiled in (True, False):
         timed = with_clock(agent, itertools.count().__next__) if ticks else agent
         ks = [K.fold_in(key, i) for i in range(len(positions))]
@@ -252,15 +255,20 @@ def test_puct_and_evaluators_build_the_python_trees(
     assert found[True] == found[False]
 
 
-def no_virtual_visit(root: Node) -> None:
-    """Every unproven expanded node was evaluated once and passed every later visit on to a
-    child: its visits are 1 + its children's (a virtual loss left behind breaks this)."""
-    stack = [root]
+def no_virtual_visit(root: Node, expand_at: int = 1) -> None:
+    """Every unproven expanded node was played out ``expand_at - 1`` times (the root, expanded
+    at once when new, none), evaluated once and passed every later visit on to a child: its
+    visits are ``expand_at`` + its children's (a virtual loss left behind breaks this)."""
+    stack = [(root, True)]
     while stack:
-        x = stack.pop()
+        x, top = stack.pop()
         if x.children and x.proven is None:
-            assert x.n == 1 + sum(ch.n for ch in x.children), (x.n, [ch.n for ch in x.children])
-        stack.extend(x.children)
+            own = x.n - sum(ch.n for ch in x.children)
+            if top:  # a fresh root, or a reused one expanded as a leaf or as the root
+                assert 1 <= own <= expand_at, (x.n, [ch.n for ch in x.children])
+            else:
+                assert own == expand_at, (x.n, [ch.n for ch in x.children])
+        stack.extend((ch, False) for ch in x.children)
 
 
 @PER_CASE
@@ -276,12 +284,16 @@ def test_leaf_batches_build_the_python_trees(
         return
     game, (state, key) = registered_game, drawn
     leaves = data.draw(st.sampled_from([2, 3, 8]), label="leaves")
+    expand_at = data.draw(st.sampled_from([1, 1, 3]), label="expand_at")
     noise = data.draw(st.sampled_from([0.0, 0.25]), label="noise")
     sims, ticks = data.draw(
         st.sampled_from([(1, 0), (7, 0), (61, 0), (200, 0), (0, 5)]), label="budget"
     )
     agent = MCTS(simulations=sims, seconds=ticks, select="puct", noise=noise, alpha=0.5,
-                 leaves=leaves)  # fmt: skip
+                 leaves=leaves, expand_at=expand_at)  # fmt: skip
+    if expand_at > 1:  # a playout the compiled tree plays on this game
+        playouts = [p for p in PLAYOUTS if route(attrs.evolve(agent, playout=p), game, True)]
+        agent = attrs.evolve(agent, playout=data.draw(st.sampled_from(playouts), label="playout"))
     assert route(agent, game, True) is not None  # the compiled side is compiled
     found = {}
     for compiled in (True, False):
@@ -290,7 +302,7 @@ def test_leaf_batches_build_the_python_trees(
                             compiled_tree=compiled)[0]  # fmt: skip
         assert first.root is not None
         assert first.root.n == first.simulations  # a fresh root: one visit a simulation
-        no_virtual_visit(first.root)
+        no_virtual_visit(first.root, expand_at)
         out = [(first.simulations, flat(first.root))]
         after = game.step(state, best_child(first.root).move)
         if not game.is_over(after):
@@ -301,7 +313,7 @@ def test_leaf_batches_build_the_python_trees(
                 second = search_many(timed, game, [first], [nxt], [K.fold_in(key, 2)],
                                      stand_in, compiled_tree=compiled)[0]  # fmt: skip
                 assert second.root is not None
-                no_virtual_visit(second.root)
+                no_virtual_visit(second.root, expand_at)
                 out.append((second.simulations, flat(second.root)))
         found[compiled] = out
     assert found[True] == found[False]

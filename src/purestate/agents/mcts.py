@@ -346,6 +346,19 @@ def check_leaves(leaves: int) -> None:
         raise ValueError(f"leaves (per evaluator call) must be from 1 to {MAX_LEAVES}")
 
 
+def check_expand_at(expand_at: int, select: str = "puct") -> None:
+    """Refuse an expansion threshold (``MCTS.expand_at``) below 1, or above 1 for UCB1 (which
+    makes one node a simulation, no evaluator's).
+
+    Raises:
+        ValueError: one line saying which.
+    """
+    if expand_at < 1:
+        raise ValueError("expand_at (the visits that expand a leaf) must be at least 1")
+    if expand_at > 1 and select != "puct":
+        raise ValueError("expand_at is for select=puct (ucb1 makes a node each simulation)")
+
+
 @frozen
 class MCTS:
     """UCT or PUCT with an MCTS-Solver, decisive playouts, progressive bias and tree reuse.
@@ -383,6 +396,12 @@ class MCTS:
         leaves: The leaves a round of PUCT with an evaluator collects under virtual loss before
             one evaluator call (1: a leaf at a time; see ``_simulations``). Refused at search
             time for UCB1 or playouts, which evaluate nothing in batches.
+        expand_at: PUCT's expansion threshold (AlphaGo's): a leaf other than the root is
+            expanded, and sent to the evaluator, at its ``expand_at``-th visit; its earlier
+            visits are valued by a playout from the simulation's key, as ``mcts``'s leaves are.
+            1 (the default) expands every leaf at its first visit: AlphaZero's search. Above 1,
+            an expensive evaluator is spent on the nodes the search returns to, and the cheap
+            playouts keep the simulations many.
     """
 
     simulations: int = field(default=1000)
@@ -400,6 +419,7 @@ class MCTS:
     alpha: float = 0.3
     draws: Draws = "counter"
     leaves: int = 1
+    expand_at: int = 1
     # injected functions (init arguments ``clock``, ``scorer`` and ``evaluator``): not options,
     # not in equality
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
@@ -417,6 +437,7 @@ class MCTS:
         if self.alpha <= 0:
             raise ValueError("alpha (the Dirichlet concentration) must be positive")
         check_leaves(self.leaves)
+        check_expand_at(self.expand_at, self.select)
         if self.select == "puct" and self.bias > 0:
             raise ValueError("progressive bias is for select=ucb1; puct follows the priors")
         needs_scores = self.playout == "heavy" or self.bias > 0
@@ -923,12 +944,17 @@ def _simulations(
       is put on its path (every node's ``n`` + 1, nothing added to ``w``); the simulation is
       counted now, its number giving its key;
     - at a pending node (a collision): the round stops collecting; that selection counts
-      nothing.
+      nothing;
+    - (PUCT) at a leaf other than the root with fewer than ``expand_at - 1`` visits: it is
+      played out from the simulation's key and the result backed up at once, the leaf left
+      unexpanded (with ``expand_at=1``, never).
 
     The pending leaves then go to the evaluator in one yield; for each, in collection order,
     the virtual loss is taken off its path, its priors set (the root's with noise) and its value
-    backed up. The clock is read between rounds; at least one simulation runs. With
-    ``leaves=1`` a round is one simulation: the search of a leaf at a time.
+    backed up. The clock is read between rounds (with ``expand_at`` above 1: after a round
+    that called the evaluator, and at every 16th simulation, where rounds are cut); at least
+    one simulation runs. With ``leaves=1`` a round is one simulation: the search of a leaf at
+    a time.
     """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
@@ -957,6 +983,7 @@ def _simulations(
     # AlphaZero's c_puct weighs priors against values in [-1, 1]; here values are in [0, 1]
     c_prior = agent.c_puct * 0.5
     noise = agent.noise if puct else 0.0
+    expand_at = agent.expand_at
 
     def expand_moves(node: Node) -> None:
         moves = list(legal(node.state))
@@ -1089,15 +1116,23 @@ def _simulations(
     # the clock is read every 16 simulations, or every one when a leaf waits for an evaluator (a
     # network call can cost more than 16 playouts: a page's bot stops within its move budget)
     look = 0 if evaluated else 15
+    # with an expansion threshold most rounds only play out: the clock is read every 16
+    # simulations (rounds cut there) and after each round that called the evaluator
+    cut = evaluated and timed and expand_at > 1
+    if cut:
+        look = 15
+    called = False
     rounds = agent.leaves  # above 1 only for PUCT with an evaluator (search_many refuses else)
     # the leaves waiting for this round's evaluations: (node, path, simulation number)
     waiting: list[tuple[Node, list[Node], int]] = []
     waiting_ids: set[int] = set()
     while root.proven is None or not solver:
         # at least one simulation, so the root always has a child to play
-        if sims and (sims == limit or (timed and not sims & look and passed())):
+        if sims and (sims == limit or (timed and (called or not sims & look) and passed())):
             break
         k = rounds if limit < 0 else min(rounds, limit - sims)
+        if cut:
+            k = min(k, 16 - (sims & 15))
         for _ in range(k):
             if solver and root.proven is not None:
                 break
@@ -1109,6 +1144,7 @@ def _simulations(
             node = root
             path = [root]
             collided = False
+            shallow = False
             # selection and expansion
             while True:
                 if node.proven is not None and solver:
@@ -1122,6 +1158,9 @@ def _simulations(
                         collided = True  # a leaf of this round, waiting for its evaluation
                         break
                     if not node.children:
+                        if node.n + 1 < expand_at and node is not root:
+                            shallow = True  # under the threshold: a playout, no expansion
+                            break
                         expand_all(node)  # the leaf: evaluated below unless this proves it
                         break
                     # First-play urgency: an unvisited child is valued as its parent is to the
@@ -1184,7 +1223,7 @@ def _simulations(
                 r0 = node.proven if node.mover == 0 else 1.0 - node.proven
                 if node.mover == _NONE:
                     r0 = node.proven if node.player == 0 else 1.0 - node.proven
-            elif evaluated:
+            elif evaluated and not shallow:
                 # a virtual loss on the path until the evaluation comes: the round's next
                 # selections see the visit and no reward, and look elsewhere
                 for nd in path:
@@ -1195,10 +1234,11 @@ def _simulations(
                 continue
             else:
                 r0 = playout(node.state, sims)
-                if puct:
+                if puct and not shallow:
                     set_priors(node, (1.0 / len(node.children),) * len(node.children))
             backup(path, r0)
             sims += 1
+        called = bool(waiting)
         if waiting:
             found = yield [(nd.state, sim_keys[i]) for nd, _, i in waiting]
             for (node, path, _), (priors, v) in zip(waiting, found, strict=True):

@@ -51,12 +51,16 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     """The game's rows and the kernel's playout mode when ``agent``'s search runs compiled on
     ``game``, else None (the Python tree runs)."""
     puct = agent.select == "puct"
+    # a search with an evaluator plays no playout, unless PUCT's leaves under its expansion
+    # threshold are played out
+    plays = not evaluated or agent.expand_at > 1
     if (
         agent.bias > 0
         or not agent.solver
         or not (puct or agent.decisive)
-        # PUCT with an evaluator draws nothing the option changes; the others shuffle or play out
-        or (agent.draws != "counter" and not (puct and evaluated))
+        # PUCT with an evaluator and no playouts draws nothing the option changes; the others
+        # shuffle or play out
+        or (agent.draws != "counter" and (plays or not puct))
     ):
         return None
     rows = rows_of(game)
@@ -65,7 +69,7 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     kernel = _kernel()
     if kernel is None:
         return None
-    if evaluated:
+    if not plays:
         return rows, int(kernel.RANDOM)  # no playout is played
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, "counter")
     if mode == "random" and fast_random is not None:
@@ -143,8 +147,10 @@ def search(
     priors = np.zeros((leaves, rows.max_moves), np.float64)
     values = np.zeros(leaves, np.float64)
     # an evaluated search reads the clock after every round (of ``leaves`` simulations at most),
-    # as the Python tree does
-    chunk = leaves if evaluated else CHUNK
+    # as the Python tree does; with an expansion threshold, after every round that evaluated
+    # and at every CHUNK-th simulation
+    each_round = evaluated and agent.expand_at == 1
+    chunk = leaves if each_round else CHUNK
     passed: Callable[[], bool] | None = None
     timed = False
     sims, base, stop = 0, 0, 0  # the first call sets the root up and runs no simulation
@@ -153,7 +159,8 @@ def search(
         status = run(
             rows.ending is not None, mode, rows.max_moves, a.rows, a.ints, a.floats, a.arena,
             a.counters, sim_keys, base, stop, agent.c, s_shuffle, puct, evaluated,
-            agent.c_puct * 0.5, noise, noise_draws, noise_total, leaves, evaluated and timed,
+            agent.c_puct * 0.5, noise, noise_draws, noise_total, leaves, agent.expand_at,
+            evaluated and timed,
             pend, paths, values, priors,
         )  # fmt: skip
         sims = int(a.counters[kt.SIMS])
@@ -182,7 +189,7 @@ def search(
         if a.floats[0, kt.PROVEN] >= 0.0:
             break
         stop = limit
-        if timed and evaluated:
+        if timed and each_round:
             stop = sims + chunk  # a round, then the clock
             if limit > 0:
                 stop = min(stop, limit)

@@ -40,8 +40,10 @@ from purestate.agents.alphazero.training import Examples, Losses
 from purestate.agents.mcts import (
     MCTS,
     Tree,
+    check_expand_at,
     check_leaves,
     choose_move,
+    rollout_evaluator,
     search_many,
     visit_distribution,
 )
@@ -183,6 +185,13 @@ class AlphaZero:
             for one network call (``mcts.MCTS.leaves``), computed in chunks of
             ``network.CHUNK`` rows when above 1 (``network.ALONE`` at 1). Self-play's trees
             take one leaf a round each whatever it says: its many trees fill the chunks.
+        expand_at: The search's expansion threshold (``mcts.MCTS.expand_at``, AlphaGo's): a
+            leaf other than the root is sent to the network at its ``expand_at``-th visit, and
+            valued by one of ``mcts``'s playouts (``playout=auto``) before that. 1 (the
+            default) is AlphaZero's search: every leaf goes to the network.
+        mix: The weight λ of a playout in a leaf's value (AlphaGo's mixed evaluation): the
+            network's value times ``1 - λ`` plus λ times the result of one ``mcts`` playout
+            from the leaf with its simulation's key. 0 (the default) is the network alone.
     """
 
     simulations: int = 64
@@ -201,6 +210,8 @@ class AlphaZero:
     augment: bool = True
     gradients: Gradients = "nhwc"
     leaves: int = 1
+    expand_at: int = 1
+    mix: float = 0.0
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
@@ -213,6 +224,9 @@ class AlphaZero:
             if getattr(self, name) < (0 if name == "depth" else 1):
                 raise ValueError(f"{name} must be at least {0 if name == 'depth' else 1}")
         check_leaves(self.leaves)  # here, not only when a search makes its MCTS
+        check_expand_at(self.expand_at)
+        if not 0.0 <= self.mix <= 1.0:
+            raise ValueError("mix (a playout's weight in a leaf's value) must be in [0, 1]")
         if self.steps < 0 or self.temperature_moves < 0:
             raise ValueError("steps and temperature_moves must not be negative")
         if not self.c_puct >= 0 or not self.alpha > 0 or not 0 <= self.epsilon <= 1:
@@ -345,13 +359,27 @@ class AlphaZero:
         """The search's evaluator for ``table``: for each state, the priors over its legal moves
         (in ``legal`` order) and the value for its player to move, computed in chunks of
         ``rows`` (``network.CHUNK`` for self-play's many trees, ``ALONE`` for one search),
-        with the weights placed in JAX once for all its calls (``network.placed``)."""
+        with the weights placed in JAX once for all its calls (``network.placed``); with
+        ``mix``, each value is mixed with a playout's from the leaf's key."""
         weights = None
         if table.params is not None:
             from purestate.agents.alphazero.network import placed
 
             weights = placed(table.params)
-        return lambda game, states, ks: evaluations(game, table, states, rows, weights)
+        if not self.mix:
+            return lambda game, states, ks: evaluations(game, table, states, rows, weights)
+        lam = self.mix
+        playouts = rollout_evaluator("auto")
+
+        def mixed(game: Game[Any, Any], states: Sequence[Any], ks: Sequence[Key]) -> list[Any]:
+            found = evaluations(game, table, states, rows, weights)
+            rolled = playouts(game, states, ks)
+            return [
+                (priors, (1.0 - lam) * v + lam * float(z))
+                for (priors, v), (_, z) in zip(found, rolled, strict=True)
+            ]
+
+        return mixed
 
     def searcher(self, explore: bool, leaves: int = 1) -> MCTS:
         """The PUCT search this agent runs (``agents.mcts``): Dirichlet noise at the root while
@@ -365,6 +393,7 @@ class AlphaZero:
             noise=self.epsilon if explore else 0.0,
             alpha=self.alpha,
             leaves=leaves,
+            expand_at=self.expand_at,
             clock=self._clock,
         )
 

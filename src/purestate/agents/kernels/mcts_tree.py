@@ -302,7 +302,8 @@ def run(
     ints: npt.NDArray[np.int64], floats: npt.NDArray[np.float64], arena: npt.NDArray[np.int64],
     counters: npt.NDArray[np.int64], sim_keys: npt.NDArray[np.int64], key_base: int, stop: int,
     c: float, s_shuffle: np.uint64, puct: bool, evaluated: bool, c_prior: float, noise: float,
-    noise_draws: npt.NDArray[np.float64], noise_total: float, leaves: int, one_round: bool,
+    noise_draws: npt.NDArray[np.float64], noise_total: float, leaves: int, expand_at: int,
+    one_round: bool,
     pend: npt.NDArray[np.int64], paths: npt.NDArray[np.int64], values: npt.NDArray[np.float64],
     priors: npt.NDArray[np.float64],
 ) -> int:  # fmt: skip
@@ -312,7 +313,8 @@ def run(
     evaluations too (a timed search reads its clock between rounds). A round runs up to
     ``min(leaves, stop - SIMS)`` simulations as ``mcts._simulations`` does: a proven node's
     value backed up at once, a leaf to evaluate put in ``pend`` and ``paths`` under a virtual
-    loss, a selection reaching a waiting leaf ending the round. The search's first call expands
+    loss, a selection reaching a waiting leaf ending the round, a leaf (not the root) under
+    ``expand_at`` visits played out unexpanded (PUCT). The search's first call expands
     an unexpanded root (UCB1) or mixes the noise into a reused root's priors (PUCT), and proves
     the root if its children decide it, as the Python tree does before its loop; the call after
     ``EVALUATE`` finishes the waiting leaves in order with ``values[j]`` (the evaluator's, for
@@ -373,6 +375,7 @@ def run(
             depth = 0
             path[0] = 0
             collided = False
+            shallow = False
             # selection, and expansion of one new node (UCB1) or of a leaf's children (PUCT)
             while floats[v, PROVEN] < 0.0 and ints[v, PLAYER] >= 0:
                 q0, u, lg = 0.0, 0.0, 0.0
@@ -383,6 +386,9 @@ def run(
                     if collided:
                         break
                     if ints[v, FIRST] == NONE:
+                        if ints[v, N] + 1 < expand_at and v != 0:
+                            shallow = True  # under the threshold: a playout, no expansion
+                            break
                         expand_all(rows, ints, floats, counters, moves, v)
                         break
                     # first-play urgency: an unvisited child is worth its parent's mean to the
@@ -447,7 +453,7 @@ def run(
                     r0 = pv if ints[v, PLAYER] == 0 else 1.0 - pv
                 else:
                     r0 = pv if mover == 0 else 1.0 - pv
-            elif evaluated:
+            elif evaluated and not shallow:
                 # a virtual loss on the path until the evaluation comes
                 for i in range(depth + 1):
                     ints[path[i], N] += 1
@@ -462,7 +468,7 @@ def run(
                     r0 = playout0(rows[v], sim_keys[sims - key_base])
                 else:
                     r0 = decisive0(rows[v], sim_keys[sims - key_base], mode == ANTIDECISIVE)
-                if puct:
+                if puct and not shallow:
                     _priors(ints, floats, v, priors[0], True, noise if v == 0 else 0.0,
                             noise_draws, noise_total)  # fmt: skip
             _backup(ints, floats, path, depth, r0, pv >= 0.0)
