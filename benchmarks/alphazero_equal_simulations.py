@@ -3,14 +3,16 @@ mixed into its leaf values: where its strength comes from, and what equal time c
 
 Run: ``PYTHONPATH=src python benchmarks/alphazero_equal_simulations.py TABLE
 [--game ultimate_tictactoe] [--simulations 1000] [--mcts-simulations N] [--mix 0.5]
-[--leaves 1] [--games 20] [--seed 1]``
+[--leaves 1] [--expand-at 1] [--games 20] [--seed 1]``
 
-The searcher is the table's own greedy search (``AlphaZero.searcher``: PUCT with its
+The searcher is the table's own greedy search (``AlphaZero.single``: PUCT with its
 ``c_puct``, no noise; the compiled tree where the game has row kernels) with the network of
 ``TABLE`` (a ``table.npz``; its agent is read from the file) as
-its evaluator: each leaf's priors are the network's, and its value is
-``(1 - mix) * network + mix * playout``, the playout one of ``mcts``'s own (``playout=auto``,
-from the leaf's key; AlphaGo's mixed evaluation). ``--mix 0`` is the plain alphazero search.
+its evaluator, given the agent options ``mix``, ``leaves`` and ``expand_at``: each evaluated
+leaf's priors are the network's, and its value is ``(1 - mix) * network + mix * playout``, the
+playout one of ``mcts``'s own (``playout=auto``, from the leaf's key; AlphaGo's mixed
+evaluation). ``--mix 0`` is the plain alphazero search; ``--expand-at T`` plays a leaf out until
+its ``T``-th visit (AlphaGo's expansion threshold).
 The opponent is ``mcts`` with its defaults at ``--mcts-simulations`` (``--simulations`` unless
 told), so the two sides search the same number of simulations and the comparison is of what a
 simulation knows, not of its cost. Game ``i`` uses ``fold_in(key(seed), i)``; the network's
@@ -24,7 +26,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,45 +35,30 @@ sys.path.insert(0, "src")
 
 import purestate
 from purestate.agents.alphazero import AlphaZero
-from purestate.agents.alphazero.network import ALONE, CHUNK
-from purestate.agents.mcts import MCTS, Evaluation, Tree, best_child, rollout_evaluator, search_many
+from purestate.agents.mcts import best_child
 from purestate.core.agent import Decision
 from purestate.core.game import Game
 from purestate.core.keys import Key, fold_in, key
 from purestate.io import tables
 
 
-class Mixed:
-    """A PUCT search whose leaves take the network's priors and a mixed value (see above)."""
+class Greedy:
+    """The table's greedy search as an agent of its own: ``AlphaZero.single`` from the game's
+    key, no noise, the most visited move (a proven win first)."""
 
     learns = False
 
-    def __init__(self, net: Any, mix: float, search: MCTS) -> None:
-        self.net, self.mix, self.search = net, mix, search
-        self.playouts = rollout_evaluator("auto")
-        self.spec = (
-            f"network+playouts:mix={mix},simulations={search.simulations},leaves={search.leaves}"
-        )
-
-    def evaluate(self, game: Game[Any, Any], states: Sequence[Any], ks: Sequence[Key]) -> Any:
-        """The network's priors; its value mixed with a playout's."""
-        found = self.net(game, states, ks)
-        if not self.mix:
-            return found
-        rolled = self.playouts(game, states, ks)
-        mixed: list[Evaluation] = [
-            (priors, (1.0 - self.mix) * v + self.mix * z)
-            for (priors, v), (_, z) in zip(found, rolled, strict=True)
-        ]
-        return mixed
+    def __init__(self, learner: AlphaZero, table: Any) -> None:
+        self.learner, self.table = learner, table
+        self.spec = learner.spec
 
     def initial_table(self, game: Game[Any, Any], seat: int) -> None:
-        """No table: the network is the search's evaluator."""
+        """No table of its own: the network is the search's evaluator."""
         return None
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, k: Key) -> Decision[Any]:
         """The search's best move from ``state``."""
-        tree = search_many(self.search, game, [Tree()], [state], [k], self.evaluate)[0]
+        tree = self.learner.single(game, self.table, state, k, False)
         assert tree.root is not None
         return Decision(best_child(tree.root).move)
 
@@ -85,16 +71,17 @@ def main() -> None:
     parser.add_argument("--mcts-simulations", type=int, default=0)
     parser.add_argument("--mix", type=float, default=0.5)
     parser.add_argument("--leaves", type=int, default=1)
+    parser.add_argument("--expand-at", type=int, default=1)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     game = purestate.make(args.game)
     learner, loaded = tables.load_table_agent(args.table, game)
     assert isinstance(learner, AlphaZero), f"{args.table} is not an alphazero table"
-    net = learner.evaluator(loaded.table, ALONE if args.leaves == 1 else CHUNK)
     # the table's own greedy search (its c_puct, no noise), at this count of simulations
-    search = attrs.evolve(learner.searcher(False, args.leaves), simulations=args.simulations)
-    ours = Mixed(net, args.mix, search)
+    searcher = attrs.evolve(learner, simulations=args.simulations, seconds=0.0,
+                            leaves=args.leaves, mix=args.mix, expand_at=args.expand_at)  # fmt: skip
+    ours = Greedy(searcher, loaded.table)
     theirs = purestate.agent(f"mcts:simulations={args.mcts_simulations or args.simulations}")
     w = d = losses = 0
     t0 = time.process_time()
