@@ -8,13 +8,20 @@ import itertools
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import purestate
+from purestate.agents.mcts import unit_reward
+from purestate.core import compiled
+from purestate.core import keys as K
+from purestate.core.batch import random_returns
 from purestate.core.game import IllegalMove
+from purestate.core.hooks import rows_of
 from purestate.games.tron import State, Tron, trails
+from purestate.games.tron.maps import parse_map
 from purestate.heuristics import tron as H
 
 from .strategies import keys, trajectories
@@ -349,3 +356,78 @@ def test_impossible_tron_states_name_what_is_wrong() -> None:
     for says, change in cases.items():
         with pytest.raises(IllegalMove, match=re.escape(says)):
             SMALL.check(_by_hand(s, **change))
+
+
+# -- the row kernels on long games (issue 24) -------------------------------------------------
+
+# every shipped map's room is a few words; a wide user's map takes 19 (and the rows their size)
+_WIDE = parse_map("#" * 40 + "\n" + ("#1" + " " * 36 + "2#\n") + ("#" + " " * 38 + "#\n") * 28
+                  + "#" * 40 + "\n", "wide")  # fmt: skip
+ROW_GAMES = (
+    ALT,
+    SIM,
+    SMALL,
+    purestate.make("tron", map="small_room", rules="simultaneous", first_player=1),
+    purestate.make("tron", map="joust", first_player=1),
+    purestate.make("tron", map=_WIDE, rules="simultaneous", start="mirror", start_seed=5),
+    purestate.make("tron", map=_WIDE),
+)
+
+
+@st.composite
+def _long_game(draw: st.DrawFn) -> tuple[Tron, list[State]]:
+    """A game and the positions of a trajectory made mostly of moves that do not crash:
+    uniformly random moves end a Tron game in a few plies, so ``strategies.states`` rarely
+    reaches the middle game."""
+    game = draw(st.sampled_from(ROW_GAMES), label="game")
+    assert isinstance(game, Tron)
+    plies = draw(st.integers(0, game.spec.max_length), label="plies")
+    k = draw(keys(), label="moves key")
+    reckless = draw(st.sampled_from([0, 1, 20]), label="one in this many moves may crash")
+    s = game.initial()
+    out = [s]
+    for ply in range(plies):
+        if game.is_over(s):
+            break
+        moves = game.safe_moves(s)
+        k_ply = K.fold_in(k, ply)
+        if not moves or (reckless and K.below(K.fold_in(k_ply, 1), reckless) == 0):
+            moves = game.legal(s)
+        s = game.step(s, moves[K.below(k_ply, len(moves))])
+        out.append(s)
+    return game, out
+
+
+@given(_long_game(), keys())
+def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> None:
+    game, states = game_states
+    s = states[-1]
+    # the playouts: the pure kernel is the definition's game, compiled or not
+    expected = random_returns(game, s, k)
+    assert game.python_playout(s, k) == expected
+    assert game.random_playout(s, k) == expected
+    rows = rows_of(game)
+    if rows is None:
+        return  # no numba: no rows
+    assert rows.playout0(rows.row_of(s), compiled.as_int64(k)) == unit_reward(expected[0])
+    # every position of the game, each with every move: a crash, a collision of the heads or a
+    # swap needs the heads close, which the last position alone seldom has
+    for s in states:
+        row = rows.row_of(s)
+        assert row.dtype == np.int64 and row.shape == (rows.width,)
+        assert rows.state_of(row) == s
+        out = np.full(rows.max_moves, -7, np.int64)
+        assert tuple(out[: rows.legal(row, out)]) == game.legal(s)
+        assert rows.player(row) == (-1 if game.is_over(s) else s.to_move)
+        ends = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+        assert tuple(out[: rows.ending(row, out)]) == ends
+        before = row.copy()
+        for m in game.legal(s):
+            child = np.full(rows.width, -7, np.int64)
+            rows.step(row, m, child)
+            assert np.array_equal(child, rows.row_of(game.step(s, m))), m
+        assert np.array_equal(row, before)
+        if game.is_over(s):
+            assert rows.reward0(row) == unit_reward(game.returns(s)[0])
+            for p in (0, 1):
+                assert repr(rows.returns(row, p)) == repr(game.returns(s)[p])
