@@ -10,16 +10,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import purestate
+from purestate.agents.alphabeta import search
 from purestate.agents.mcts import unit_reward
 from purestate.core import compiled
 from purestate.core import keys as K
 from purestate.core.batch import random_returns
 from purestate.core.game import IllegalMove
-from purestate.core.hooks import rows_of
+from purestate.core.hooks import row_evaluation_of, rows_of
 from purestate.games.tron import State, Tron, trails
 from purestate.games.tron.maps import parse_map
 from purestate.heuristics import tron as H
@@ -431,3 +432,40 @@ def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> N
             assert rows.reward0(row) == unit_reward(game.returns(s)[0])
             for p in (0, 1):
                 assert repr(rows.returns(row, p)) == repr(game.returns(s)[p])
+
+
+@given(_long_game())
+def test_the_compiled_voronoi_is_the_voronoi_evaluation(game_states: Any) -> None:
+    # every running position of a long game: the connected ones (territories) and the separated
+    # ones (each side's fill search), which ``strategies.states`` seldom reaches
+    game, states = game_states
+    rows = rows_of(game)
+    twin = row_evaluation_of(H.voronoi_eval)
+    assert twin is not None
+    kernel = twin(game)
+    if rows is None or kernel is None:
+        return  # no numba: no twin
+    for s in states:
+        if not game.is_over(s):
+            assert repr(kernel(rows.row_of(s))) == repr(H.voronoi_eval(game, s)), game.encode(s)
+
+
+@settings(max_examples=max(1, settings().max_examples // 3))
+@given(_long_game(), st.sampled_from([(1, 0), (2, 0), (4, 0), (4, 40), (6, 500), (0, 300)]))
+def test_alphabeta_with_voronoi_is_the_same_search_compiled(
+    game_states: Any, budget: tuple[int, int]
+) -> None:
+    # the Tron bot's search (``alphabeta:depth=4,eval=voronoi``) from deep positions: the same
+    # value to the bit, move and statistics on both paths (0 depth: the game's length)
+    game, states = game_states
+    running = [s for s in states if not game.is_over(s)]
+    if not running:
+        return
+    s = running[-1]
+    depth, nodes = budget
+    compiled_side, python_side = (
+        search(game, s, depth, H.voronoi_eval, nodes=nodes, ties=True, compiled=c)
+        for c in (True, False)
+    )
+    assert repr(compiled_side[0]) == repr(python_side[0])
+    assert compiled_side[1:] == python_side[1:]  # the move, and the statistics with the ties

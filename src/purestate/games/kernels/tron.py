@@ -19,12 +19,13 @@ import numpy.typing as npt
 from purestate.core.compiled import jit
 from purestate.games.kernels.stream import draw, seed
 
-WORDS = 8
+WORDS = 10
 """Entries before the bitboard: the player to move, the pending move (-1 for none), the outcome
 (-1 running, 0 or 1 the winner, 2 a draw), each head (-1 once crashed), the map's columns, the
-first player (who moves after a simultaneous round) and 1 for simultaneous rules (0 for
-alternating). The bitboard's words follow."""
-TO_MOVE, PENDING, OUTCOME, HEAD0, HEAD1, COLS, FIRST, SIMULTANEOUS = range(WORDS)
+first player (who moves after a simultaneous round), 1 for simultaneous rules (0 for
+alternating), the map's cells and its free cells (``Topology.free_cells``: what the evaluations
+scale by). The bitboard's words follow."""
+TO_MOVE, PENDING, OUTCOME, HEAD0, HEAD1, COLS, FIRST, SIMULTANEOUS, SIZE, FREE_CELLS = range(WORDS)
 RUNNING, DRAW = -1, 2
 _UNIT = (1.0, 0.0, 0.5)  # player 0's reward in [0, 1] by outcome (0, 1, 2: a draw)
 

@@ -244,21 +244,23 @@ def topology(m: Map) -> Topology:
     return Topology(m)
 
 
-_ROW_HEAD = 8
+_ROW_HEAD = 10
 """Entries of a row before its bitboard (``games/kernels/tron.py``'s ``WORDS``)."""
 
 
 def row_of(
-    state: State, cols: int, words: int, first_player: int, simultaneous: bool
+    state: State, t: Topology, first_player: int, simultaneous: bool
 ) -> npt.NDArray[np.int64]:
-    """The state's row for the row kernels: (to_move, pending, outcome, head0, head1, cols,
-    first_player, simultaneous), then ``blocked`` in ``words`` 64-bit words, lowest cells first."""
+    """The state's row for the row kernels: (to_move, pending, outcome, head0, head1), the
+    map's columns, ``first_player``, ``simultaneous``, the map's cells and free cells, then
+    ``blocked`` in 64-bit words, lowest cells first (``games/kernels/tron.py``)."""
     import numpy as np
 
+    words = (t.size + 63) // 64
     row = np.empty(_ROW_HEAD + words, np.int64)
     row[:_ROW_HEAD] = (
-        state.to_move, state.pending, state.outcome, state.head0, state.head1, cols,
-        first_player, int(simultaneous),
+        state.to_move, state.pending, state.outcome, state.head0, state.head1, t.cols,
+        first_player, int(simultaneous), t.size, t.free_cells,
     )  # fmt: skip
     row[_ROW_HEAD:] = np.frombuffer(state.blocked.to_bytes(8 * words, "little"), "<i8")
     return row
@@ -273,17 +275,14 @@ def state_of(row: npt.NDArray[np.int64]) -> State:
     return _made(blocked, h0, h1, to_move, pending, outcome)
 
 
-@memo(size=64, why="one entry per map size, first player and rule set in use: as topology's")
-def _rows(cols: int, size: int, first_player: int, simultaneous: bool) -> Rows | None:
+@memo(size=64, why="one entry per map, first player and rule set in use: as topology's")
+def _rows(t: Topology, first_player: int, simultaneous: bool) -> Rows | None:
     kernel = compiled.kernels("tron")
     if kernel is None:
         return None
-    words = (size + 63) // 64
     return Rows(
-        width=kernel.WORDS + words, max_moves=4,
-        row_of=partial(
-            row_of, cols=cols, words=words, first_player=first_player, simultaneous=simultaneous
-        ),
+        width=kernel.WORDS + (t.size + 63) // 64, max_moves=4,
+        row_of=partial(row_of, t=t, first_player=first_player, simultaneous=simultaneous),
         state_of=state_of, legal=kernel.legal, step=kernel.step, player=kernel.player,
         reward0=kernel.reward0, playout0=kernel.playout0, ending=kernel.ending,
         returns=kernel.returns,
@@ -459,8 +458,7 @@ class Tron:
         ``legal``, ``step``, ``player``, ``reward0``, ``playout0``, ``ending``, ``returns``), for
         both rule sets and every map (the bitboard takes as many 64-bit words as the map needs);
         None without numba. No ``decisive0``: Tron has no ``decisive_playout`` hook."""
-        t = self._t
-        return _rows(t.cols, t.size, self.first_player, self.simultaneous)
+        return _rows(self._t, self.first_player, self.simultaneous)
 
     def random_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The returns at the end of the uniformly random game from ``state`` that ``key``
@@ -475,10 +473,7 @@ class Tron:
         if state.outcome == RUNNING:
             kernel = compiled.kernels("tron")
             if kernel is not None:
-                t = self._t
-                row = row_of(
-                    state, t.cols, (t.size + 63) // 64, self.first_player, self.simultaneous
-                )
+                row = row_of(state, self._t, self.first_player, self.simultaneous)
                 return _OUTCOME_RETURNS[kernel.playout(row, compiled.as_int64(key))]
         return self.python_playout(state, key)
 
