@@ -1,4 +1,5 @@
-"""Tron's rules and random playout compiled, on int64 rows (``Tron.row_kernels``).
+"""Tron's rules and random playout compiled, on int64 rows (``Tron.row_kernels``), for compiled
+callers (the MCTS tree, alpha-beta, ``core.batch``).
 
 A row holds the position's small fields, the map's number of columns and the rule set, then the
 occupied cells as a bitboard cut into 64-bit words (cell ``c`` is bit ``c % 64`` of word
@@ -118,7 +119,7 @@ def _ends(row: npt.NDArray[np.int64], move: int) -> bool:
 def outcome(row: npt.NDArray[np.int64], s: np.uint64) -> int:
     """The outcome of the random game from ``row`` (running or not) drawing from the stream
     seeded ``s``: each ply the move ``int(r * 4)`` (``legal`` is always the four directions),
-    ``Tron.python_playout``'s game."""
+    ``Tron.random_playout``'s game."""
     if row[OUTCOME] != RUNNING:
         return int(row[OUTCOME])
     board = row.copy()
@@ -127,12 +128,6 @@ def outcome(row: npt.NDArray[np.int64], s: np.uint64) -> int:
         _advance(board, int(draw(s, j) * 4))
         j += 1
     return int(board[OUTCOME])
-
-
-@jit
-def playout(row: npt.NDArray[np.int64], k: int) -> int:
-    """``outcome`` drawing from key ``k`` (passed as ``compiled.as_int64``)."""
-    return outcome(row, seed(k))
 
 
 # -- row kernels (``core.hooks.Rows``) -----------------------------------------------------------

@@ -463,23 +463,17 @@ class Tron:
     def random_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
         """The returns at the end of the uniformly random game from ``state`` that ``key``
         draws: each ply ``legal(s)[int(r * 4)]``, ``r`` the next draw of ``keys.stream(key)``
-        (``core.batch.random_returns``'s game). Compiled where numba is, else
-        ``python_playout``, with the same result.
+        (``core.batch.random_returns``'s game), on local Python ints.
+
+        The reference of the row kernel ``playout0``, which plays the same game for compiled
+        callers (the compiled MCTS tree). From Python this loop is the faster: a random Tron
+        game lasts a few plies, and building a row to call the kernel costs more than playing
+        them (``benchmarks/bench_tron.py --only kernels``).
 
         Not the ``playout`` hook: with one, ``mcts:playout=auto`` would switch Tron from
-        decisive playouts (which keep off the walls) to these, a change of play, not of speed;
-        ``mcts:playout=random`` plays this game.
+        decisive playouts to these, a change of play, not of speed; ``mcts:playout=random``
+        plays this game.
         """
-        if state.outcome == RUNNING:
-            kernel = compiled.kernels("tron")
-            if kernel is not None:
-                row = row_of(state, self._t, self.first_player, self.simultaneous)
-                return _OUTCOME_RETURNS[kernel.playout(row, compiled.as_int64(key))]
-        return self.python_playout(state, key)
-
-    def python_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
-        """``random_playout`` on local Python ints: the reference the compiled kernel is
-        checked against, and the path without numba."""
         if state.outcome != RUNNING:
             return self.returns(state)
         rnd = keys.stream(key)
