@@ -14,16 +14,18 @@ Speed: CPU time per move (``time.process_time``, median over positions from real
 BFS Voronoi (Python lists and a deque per player per leaf, as the Tron project's write-up did), and
 the evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
 
-Kernels (issue 24): the compiled path against the Python one, each timed in turn every round
-(CPU time, ``time.process_time``; the minimum of each side over ``--reps`` rounds and their
-ratio): random playouts per second (the public step loop ``core.batch.random_returns``, the
-pure kernel ``Tron.random_playout``, the row kernel ``playout0`` called from Python, and
-``playout0`` in a compiled loop, as the compiled tree calls it), MCTS simulations per second
-with ``playout=random`` (the Python tree against the compiled tree, ``search_many(...,
-compiled_tree=...)``, from each map's start and a position some plies into a game, ``_later``),
-and the first move of ``alphabeta:depth=4,eval=voronoi``
-(``search(..., compiled=...)``), after one call of each that compiles the kernels or loads them
-from numba's cache (``--only kernels``).
+Kernels (issue 24): the compiled path against the Python one, each side timed in turn every
+round (CPU time of the process, ``time.process_time``, so numba's threads count too; the least of
+each side over ``--reps`` rounds and their ratios): random playouts per second (the public step
+loop ``core.batch.random_returns``, the pure kernel ``Tron.random_playout``, the row kernel
+``playout0`` called from Python, ``playout0`` in a compiled loop as the compiled tree calls it,
+and ``core.batch.playouts`` of all the keys in one call on numba's threads: set
+``OMP_WAIT_POLICY=passive`` on a busy machine); MCTS simulations per second with
+``playout=random`` (the Python tree against the compiled tree, ``search_many(...,
+compiled_tree=...)``, from each map's start and from a position some plies into a game,
+``_later``); the first move of ``alphabeta:depth=4,eval=voronoi`` from the same positions and
+every position of three of its games against ``tron_greedy`` (``search(..., compiled=...)``).
+One call of each side first compiles the kernels or loads them from numba's cache.
 
     PYTHONPATH=src python benchmarks/bench_tron.py --only kernels --reps 7
 
@@ -58,7 +60,8 @@ from purestate.agents.alphabeta import search
 from purestate.agents.mcts import MCTS, Tree, search_many
 from purestate.core import compiled
 from purestate.core.agent import Decision
-from purestate.core.batch import random_returns
+from purestate.core.batch import key_range, random_returns
+from purestate.core.batch import playouts as batch_playouts
 from purestate.core.episode import play
 from purestate.core.hooks import rows_of
 from purestate.core.keys import Key, fold_in, key, split
@@ -345,15 +348,26 @@ def kernels(reps: int) -> dict[str, Any]:
             for row in row_list:
                 _in_a_loop(rows.playout0, row, a)
 
+        key_array = key_range(k0, 0, n)
+        assert np.array_equal(
+            batch_playouts(g, starts[1:], key_array[:200]),
+            np.array([g.random_playout(starts[1], Key(int(k))) for k in key_array[:200]]),
+        )
+
+        def batch(g: Tron = g, starts: Any = starts, a: Any = key_array) -> None:
+            for s in starts:
+                batch_playouts(g, [s], a)
+
         sides = {"public": public, "pure": pure, "playout0": row_kernel, "loop": in_a_loop}
-        best = _rounds(sides, reps)
+        best = _rounds({**sides, "batch": batch}, reps)
         rate = {name: 2 * n / t for name, t in best.items()}
         out[f"playouts {spec}"] = rate
         ratio = {name: best["pure"] / t for name, t in best.items()}
         print(f"    {spec:42} step loop {rate['public']:9,.0f} ({ratio['public']:4.2f}x)  pure "
               f"{rate['pure']:9,.0f}  playout0 from Python {rate['playout0']:10,.0f} "
               f"({ratio['playout0']:4.1f}x)  in a compiled loop {rate['loop']:11,.0f} "
-              f"({ratio['loop']:5.1f}x)")  # fmt: skip
+              f"({ratio['loop']:5.1f}x)  core.batch.playouts {rate['batch']:11,.0f} "
+              f"({ratio['batch']:5.1f}x)")  # fmt: skip
     sims = 2000
     agent = MCTS(simulations=sims, playout="random")
     print(f"  MCTS simulations/s, mcts:simulations={sims},playout=random (Python tree against "

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from numba import prange
 
-from purestate.core.compiled import jit
+from purestate.core.compiled import jit, jit_parallel
 from purestate.games.kernels.stream import draw, seed
 
 WORDS = 10
@@ -128,6 +129,16 @@ def outcome(row: npt.NDArray[np.int64], s: np.uint64) -> int:
         _advance(board, int(draw(s, j) * 4))
         j += 1
     return int(board[OUTCOME])
+
+
+@jit_parallel
+def playouts(rows: npt.NDArray[np.int64], ks: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``outcome`` of each row with its key (passed as ``compiled.as_int64``), on numba's
+    threads; a finished row gives its outcome."""
+    out = np.empty(len(ks), np.int64)
+    for i in prange(len(ks)):
+        out[i] = outcome(rows[i], seed(ks[i]))
+    return out
 
 
 # -- row kernels (``core.hooks.Rows``) -----------------------------------------------------------

@@ -504,6 +504,31 @@ class Tron:
             heads[0], heads[1] = t0, t1
             pending, p = _NO_MOVE, self.first_player
 
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``random_playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call on numba's threads,
+        where numba is; ``random_playout`` state by state where it is not."""
+        import numpy as np
+
+        n = len(ks)
+        for s in states:
+            self.check(s)  # a bad state is refused here, before any kernel reads its bits
+        chosen = [states[0]] * n if len(states) == 1 else states
+        kernel = compiled.kernels("tron")
+        if kernel is None:
+            pairs = zip(chosen, ks, strict=True)
+            found = [self.random_playout(s, keys.Key(int(k))) for s, k in pairs]
+            return np.array(found, np.float64).reshape(n, 2)
+        rows = np.array([row_of(s, self._t, self.first_player, self.simultaneous) for s in states])
+        if len(states) == 1:
+            rows = np.repeat(rows, n, axis=0)
+        signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
+        outcomes = kernel.playouts(rows, signed)
+        returns: npt.NDArray[np.float64] = np.array(_OUTCOME_RETURNS)[outcomes]
+        return returns
+
     def observation(self, state: State, player: int) -> State:
         """What ``player`` may see: the state without the other player's pending move.
 
