@@ -14,6 +14,21 @@ Speed: CPU time per move (``time.process_time``, median over positions from real
 BFS Voronoi (Python lists and a deque per player per leaf, as the Tron project's write-up did), and
 the evaluation alone. OpenSpiel has no Tron, so there is no peer to time.
 
+Kernels (issue 24): the compiled path against the Python one, each side timed in turn every
+round (CPU time of the process, ``time.process_time``, so numba's threads count too; the least of
+each side over ``--reps`` rounds and their ratios): random playouts per second (the public step
+loop ``core.batch.random_returns``, the pure kernel ``Tron.random_playout``, the row kernel
+``playout0`` called from Python, ``playout0`` in a compiled loop as the compiled tree calls it,
+and ``core.batch.playouts`` of all the keys in one call on numba's threads: set
+``OMP_WAIT_POLICY=passive`` on a busy machine); MCTS simulations per second with
+``playout=random`` (the Python tree against the compiled tree, ``search_many(...,
+compiled_tree=...)``, from each map's start and from a position some plies into a game,
+``_later``); the first move of ``alphabeta:depth=4,eval=voronoi`` from the same positions and
+every position of three of its games against ``tron_greedy`` (``search(..., compiled=...)``).
+One call of each side first compiles the kernels or loads them from numba's cache.
+
+    PYTHONPATH=src python benchmarks/bench_tron.py --only kernels --reps 7
+
 Big: one whole game on an empty ``--side``×``--side`` map (default 200, the size limit) for each
 of ``BIG_PAIRS``: plies, the CPU time of the game, and each bot's mean and worst CPU time per move
 (``--only big``; too slow for the test suite).
@@ -39,16 +54,23 @@ import time
 from collections import deque
 from typing import Any
 
+import numpy as np
+
 from purestate.agents.alphabeta import search
+from purestate.agents.mcts import MCTS, Tree, search_many
+from purestate.core import compiled
 from purestate.core.agent import Decision
+from purestate.core.batch import key_range, random_returns
+from purestate.core.batch import playouts as batch_playouts
 from purestate.core.episode import play
-from purestate.core.keys import split
+from purestate.core.hooks import rows_of
+from purestate.core.keys import Key, fold_in, key, split
 from purestate.core.learning import wilson
 from purestate.executors import LocalExecutor
 from purestate.experiments import tron as series
 from purestate.games.tron.maps import parse_map
 from purestate.games.tron.rules import RUNNING, State, Tron
-from purestate.heuristics.tron import HALF, chamber_eval, linear, voronoi_eval
+from purestate.heuristics.tron import HALF, chamber_eval, fill_length, linear, voronoi_eval
 
 MAPS = ("empty_room", "center_block", "diagonal_blocks")
 AB4 = "alphabeta:depth=4,eval=voronoi"
@@ -184,7 +206,9 @@ def speed(per_map: int) -> dict[str, float]:
             assert plain_voronoi(game, s) == voronoi_eval(game, s)
     ours_eval = _median_cpu(voronoi_eval, items, 20)
     plain_eval = _median_cpu(plain_voronoi, items, 5)
-    ours_move = _median_cpu(lambda g, s: search(g, s, 4, voronoi_eval), items, 3)
+    # the Python search both: the bitboards against the plain BFS (``--only kernels`` times the
+    # compiled search)
+    ours_move = _median_cpu(lambda g, s: search(g, s, 4, voronoi_eval, compiled=False), items, 3)
     plain_move = _median_cpu(lambda g, s: search(g, s, 4, plain_voronoi), items, 1)
     print(f"  evaluation: bitboard Voronoi {ours_eval * 1e6:8.1f} us, plain BFS "
           f"{plain_eval * 1e6:8.1f} us, ratio {plain_eval / ours_eval:5.1f}x")  # fmt: skip
@@ -194,7 +218,7 @@ def speed(per_map: int) -> dict[str, float]:
     others = {"chamber": chamber_eval, "linear": linear}
     other_eval = {k: _median_cpu(ev, items, 5) for k, ev in others.items()}
     other_move = {
-        k: _median_cpu(lambda g, s, ev=ev: search(g, s, 4, ev), items, 1)
+        k: _median_cpu(lambda g, s, ev=ev: search(g, s, 4, ev, compiled=False), items, 1)
         for k, ev in others.items()
     }
     for k in others:
@@ -210,6 +234,203 @@ def speed(per_map: int) -> dict[str, float]:
         **{f"{k}_eval_us": v * 1e6 for k, v in other_eval.items()},
         **{f"{k}_move_ms": v * 1e3 for k, v in other_move.items()},
     }
+
+
+# ---- the compiled path against the Python one (issue 24) -------------------------------------
+
+KERNEL_GAMES = (
+    "tron:map=small_room",
+    "tron:map=empty_room",
+    "tron:map=empty_room,rules=simultaneous",
+    "tron:map=big_room",
+)
+
+
+def _game(spec: str) -> Tron:
+    import purestate
+
+    g = purestate.make_spec(spec)
+    assert isinstance(g, Tron)
+    return g
+
+
+def _later(game: Tron, k: Key) -> State:
+    """The position after random moves that do not crash, 20 or a fifth of the map's free cells
+    if fewer (fewer if a player is trapped): a middle-game position to search from."""
+    s = game.initial()
+    for ply in range(min(20, game.topology.free_cells // 5)):
+        safe = game.safe_moves(s)
+        if not safe:
+            break
+        nxt = game.step(s, safe[fold_in(k, ply) % len(safe)])
+        if game.is_over(nxt):
+            break
+        s = nxt
+    return s
+
+
+def _rounds(sides: dict[str, Any], reps: int) -> dict[str, float]:
+    """The least CPU time of each side's call over ``reps`` rounds, the sides taking turns."""
+    best = dict.fromkeys(sides, float("inf"))
+    for _ in range(reps):
+        for name, fn in sides.items():
+            t0 = time.process_time()
+            fn()
+            best[name] = min(best[name], time.process_time() - t0)
+    return best
+
+
+def _loop(play0: Any, row: Any, ks: Any) -> float:
+    total = 0.0
+    for i in range(len(ks)):
+        total += play0(row, ks[i])
+    return total
+
+
+def _in_a_loop(play0: Any, row: Any, ks: Any) -> float:
+    """``playout0(row, k)`` for every key, in one compiled loop (compiled on first use)."""
+    global _LOOP
+    if _LOOP is None:
+        import numba
+
+        _LOOP = numba.njit(_loop)
+    total: float = _LOOP(play0, row, ks)
+    return total
+
+
+_LOOP: Any = None
+
+
+def kernels(reps: int) -> dict[str, Any]:
+    """Playouts, MCTS simulations and a depth-4 Voronoi move, Python against compiled."""
+    if compiled.kernels("tron") is None:
+        print("kernels: numba is not installed (or NUMBA_DISABLE_JIT is set): nothing to compare")
+        return {}
+    out: dict[str, Any] = {}
+    k0 = key(24)
+    n = 20_000
+    print(f"kernels: CPU time, the least of {reps} rounds per side, sides in turn; ratios of "
+          "the least times")  # fmt: skip
+    print(f"  random playouts/s ({n:,} from the start and {n:,} from a later position):")
+    for spec in KERNEL_GAMES:
+        g = _game(spec)
+        rows = rows_of(g)
+        assert rows is not None
+        starts = (g.initial(), _later(g, k0))
+        ks = [fold_in(k0, i) for i in range(n)]
+        ints = [compiled.as_int64(k) for k in ks]
+        row_list = [rows.row_of(s) for s in starts]
+        # the same games on every path (and the kernels compiled before the clock runs)
+        for s, row in zip(starts, row_list, strict=True):
+            for k, i in zip(ks[:200], ints[:200], strict=True):
+                assert random_returns(g, s, k) == g.random_playout(s, k)
+                assert rows.playout0(row, i) == (g.random_playout(s, k)[0] + 1) / 2
+        int_array = np.array(ints, np.int64)
+        _in_a_loop(rows.playout0, row_list[0], int_array[:10])
+
+        def public(g: Tron = g, starts: Any = starts, ks: list[Key] = ks) -> None:
+            for s in starts:
+                for k in ks:
+                    random_returns(g, s, k)
+
+        def pure(g: Tron = g, starts: Any = starts, ks: list[Key] = ks) -> None:
+            for s in starts:
+                for k in ks:
+                    g.random_playout(s, k)
+
+        def row_kernel(rows: Any = rows, row_list: Any = row_list, ints: list[int] = ints) -> None:
+            play0 = rows.playout0
+            for row in row_list:
+                for i in ints:
+                    play0(row, i)
+
+        def in_a_loop(rows: Any = rows, row_list: Any = row_list, a: Any = int_array) -> None:
+            for row in row_list:
+                _in_a_loop(rows.playout0, row, a)
+
+        key_array = key_range(k0, 0, n)
+        assert np.array_equal(
+            batch_playouts(g, starts[1:], key_array[:200]),
+            np.array([g.random_playout(starts[1], Key(int(k))) for k in key_array[:200]]),
+        )
+
+        def batch(g: Tron = g, starts: Any = starts, a: Any = key_array) -> None:
+            for s in starts:
+                batch_playouts(g, [s], a)
+
+        sides = {"public": public, "pure": pure, "playout0": row_kernel, "loop": in_a_loop}
+        best = _rounds({**sides, "batch": batch}, reps)
+        rate = {name: 2 * n / t for name, t in best.items()}
+        out[f"playouts {spec}"] = rate
+        ratio = {name: best["pure"] / t for name, t in best.items()}
+        print(f"    {spec:42} step loop {rate['public']:9,.0f} ({ratio['public']:4.2f}x)  pure "
+              f"{rate['pure']:9,.0f}  playout0 from Python {rate['playout0']:10,.0f} "
+              f"({ratio['playout0']:4.1f}x)  in a compiled loop {rate['loop']:11,.0f} "
+              f"({ratio['loop']:5.1f}x)  core.batch.playouts {rate['batch']:11,.0f} "
+              f"({ratio['batch']:5.1f}x)")  # fmt: skip
+    sims = 2000
+    agent = MCTS(simulations=sims, playout="random")
+    print(f"  MCTS simulations/s, mcts:simulations={sims},playout=random (Python tree against "
+          "compiled tree, the same trees):")  # fmt: skip
+    for spec in KERNEL_GAMES:
+        g = _game(spec)
+        for label, s in (("start", g.initial()), ("later", _later(g, k0))):
+            trees = {
+                c: search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)[0]
+                for c in (True, False)
+            }
+            # the same tree both (a position the solver proves early stops both early)
+            done = trees[True].simulations
+            assert trees[False].simulations == done > 0
+
+            def tree(c: bool, g: Tron = g, s: State = s) -> None:
+                search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)
+
+            best = _rounds({"python": lambda: tree(False), "compiled": lambda: tree(True)}, reps)
+            rate = {name: done / t for name, t in best.items()}
+            out[f"mcts {spec} {label}"] = rate
+            ratio = best["python"] / best["compiled"]
+            print(f"    {spec:42} {label:12} Python tree {rate['python']:9,.0f}  compiled "
+                  f"{rate['compiled']:11,.0f}  ({ratio:5.1f}x)")  # fmt: skip
+    print(f"  {AB4}, the first move (search(state, 4, voronoi_eval), the same search):")
+    for spec in KERNEL_GAMES:
+        g = _game(spec)
+        for label, s in (("start", g.initial()), ("later", _later(g, k0))):
+            found = [search(g, s, 4, voronoi_eval, compiled=c) for c in (True, False)]
+            assert repr(found[0][0]) == repr(found[1][0]) and found[0][1:] == found[1][1:]
+
+            def move(c: bool, g: Tron = g, s: State = s) -> None:
+                search(g, s, 4, voronoi_eval, compiled=c)
+
+            best = _rounds({"python": lambda: move(False), "compiled": lambda: move(True)}, reps)
+            out[f"alphabeta {spec} {label}"] = {k: v * 1e3 for k, v in best.items()}
+            print(f"    {spec:42} {label:12} {found[0][2].nodes:6d} nodes  Python "
+                  f"{best['python'] * 1e3:8.2f} ms  compiled {best['compiled'] * 1e3:7.2f} ms  "
+                  f"({best['python'] / best['compiled']:5.1f}x)")  # fmt: skip
+    # whole games: every position of three games of the depth-4 Voronoi bot against
+    # tron_greedy (the endgame's fill searches included), searched in order; the Python side
+    # starts each round with fill_length's memo empty, as a new process does, and warms it as
+    # a game does
+    print(f"  {AB4}, every position of 3 games against tron_greedy, in order (CPU s):")
+    for name in MAPS:
+        setup = series.Setup(name, "alternating", "mirror", (AB4, "tron_greedy"), None, 5)
+        positions = []
+        for i in range(3):
+            game, ep = series.play_game(setup, i)
+            positions += [s for s in ep.states[:-1] if not game.is_over(s)]
+
+        def replay(c: bool, g: Tron = game, positions: list[State] = positions) -> None:
+            if not c:
+                fill_length.cache_clear()
+            for s in positions:
+                search(g, s, 4, voronoi_eval, compiled=c)
+
+        best = _rounds({"python": lambda: replay(False), "compiled": lambda: replay(True)}, reps)
+        out[f"alphabeta game {name}"] = best
+        ratio = best["python"] / best["compiled"]
+        print(f"    {name:42} {len(positions):4d} positions  Python {best['python']:7.3f} s  "
+              f"compiled {best['compiled']:7.3f} s  ({ratio:5.1f}x)")  # fmt: skip
+    return out
 
 
 # the default bots of ``purestate tron run`` (ta2 against random), and two longer games
@@ -304,7 +525,10 @@ def main(argv: list[str]) -> None:
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--start", choices=("map", "mirror", "both"), default="both")
     p.add_argument("--seed", type=int, default=2020)
-    p.add_argument("--only", choices=("speed", "strength", "big", "clock", "all"), default="all")
+    p.add_argument(
+        "--only", choices=("speed", "strength", "big", "clock", "kernels", "all"), default="all"
+    )
+    p.add_argument("--reps", type=int, default=5, help="rounds per side (kernels)")
     p.add_argument("--seconds", type=float, default=0.1, help="CPU seconds per move (clock)")
     p.add_argument("--side", type=int, default=200, help="the big map's side (big)")
     p.add_argument("--map", default=None, help="only this map (strength)")
@@ -322,6 +546,8 @@ def main(argv: list[str]) -> None:
                 [int(c) for c in args.cells.split(",")] if args.cells else list(range(len(GRID)))
             )
             result["strength"] += strength(args.games, args.jobs, st, args.seed, args.map, cells)
+    if args.only in ("kernels", "all"):
+        result["kernels"] = kernels(args.reps)
     if args.only in ("big", "all"):
         result["big"] = big(args.side, args.seed)
     if args.only == "clock":

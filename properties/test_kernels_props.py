@@ -4,7 +4,9 @@ Over random positions and keys: the counter stream compiled equals ``keys.draw``
 with a compiled kernel (tic-tac-toe, connect four on boards of at most 63 bits, ultimate and
 Xtreme tic-tac-toe, dots and boxes of at most 63 lines) returns from each playout what its pure
 Python kernel returns, which is the game ``core.batch.random_returns`` defines; and a batch is
-its games one by one. Without numba the compiled side is skipped and the pure side still runs.
+its games one by one (Tron's too: its single playouts, ``Rows.playout0``, are held to the pure
+kernel in ``test_tron_props.py`` and ``test_rows_props.py``). Without numba the compiled side is
+skipped and the pure side still runs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from purestate.core import keys as K
 from purestate.games.connect_four import ConnectFour
 from purestate.games.dots_and_boxes import DotsAndBoxes
 from purestate.games.tictactoe import TicTacToe
+from purestate.games.tron import Tron
 from purestate.games.ultimate import UltimateTicTacToe
 from purestate.games.xtreme import XtremeTicTacToe
 
@@ -31,6 +34,7 @@ UTTT = UltimateTicTacToe()
 C4 = (ConnectFour(), ConnectFour(5, 4, 3), ConnectFour(9, 6, 6), ConnectFour(4, 4, 4))
 XTREME = tuple(XtremeTicTacToe(reward=r) for r in ("points", "draw", "tiebreak"))
 DOTS = (DotsAndBoxes(1, 1), DotsAndBoxes(2, 3, margin=False), DotsAndBoxes(3, 3))
+TRON = (Tron("small_room", rules="simultaneous", first_player=1), Tron("diagonal_blocks"))
 
 
 def kernel(name: str) -> Any:
@@ -105,7 +109,7 @@ def test_ultimate_xtreme_and_dots_compiled_is_pure(
 
 @settings(max_examples=max(1, settings().max_examples // 3))  # n games of each example
 @given(
-    st.sampled_from((TTT, UTTT, C4[0], C4[1], DOTS[1], DOTS[2])),
+    st.sampled_from((TTT, UTTT, C4[0], C4[1], DOTS[1], DOTS[2], *TRON)),
     st.data(),
     keys(),
     st.integers(1, 12),

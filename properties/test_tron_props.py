@@ -8,13 +8,21 @@ import itertools
 import re
 from typing import Any
 
+import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import purestate
+from purestate.agents.alphabeta import search
+from purestate.agents.mcts import unit_reward
+from purestate.core import compiled
+from purestate.core import keys as K
+from purestate.core.batch import random_returns
 from purestate.core.game import IllegalMove
+from purestate.core.hooks import row_evaluation_of, rows_of
 from purestate.games.tron import State, Tron, trails
+from purestate.games.tron.maps import parse_map
 from purestate.heuristics import tron as H
 
 from .strategies import keys, trajectories
@@ -349,3 +357,114 @@ def test_impossible_tron_states_name_what_is_wrong() -> None:
     for says, change in cases.items():
         with pytest.raises(IllegalMove, match=re.escape(says)):
             SMALL.check(_by_hand(s, **change))
+
+
+# -- the row kernels on long games (issue 24) -------------------------------------------------
+
+# every shipped map's room is a few words; a wide user's map takes 19 (and the rows their size)
+_WIDE = parse_map("#" * 40 + "\n" + ("#1" + " " * 36 + "2#\n") + ("#" + " " * 38 + "#\n") * 28
+                  + "#" * 40 + "\n", "wide")  # fmt: skip
+ROW_GAMES = (
+    ALT,
+    SIM,
+    SMALL,
+    purestate.make("tron", map="small_room", rules="simultaneous", first_player=1),
+    purestate.make("tron", map="joust", first_player=1),
+    purestate.make("tron", map=_WIDE, rules="simultaneous", start="mirror", start_seed=5),
+    purestate.make("tron", map=_WIDE),
+)
+
+
+@st.composite
+def _long_game(draw: st.DrawFn) -> tuple[Tron, list[State]]:
+    """A game and the positions of a trajectory made mostly of moves that do not crash:
+    uniformly random moves end a Tron game in a few plies, so ``strategies.states`` rarely
+    reaches the middle game."""
+    game = draw(st.sampled_from(ROW_GAMES), label="game")
+    assert isinstance(game, Tron)
+    plies = draw(st.integers(0, game.spec.max_length), label="plies")
+    k = draw(keys(), label="moves key")
+    reckless = draw(st.sampled_from([0, 1, 20]), label="one in this many moves may crash")
+    s = game.initial()
+    out = [s]
+    for ply in range(plies):
+        if game.is_over(s):
+            break
+        moves = game.safe_moves(s)
+        k_ply = K.fold_in(k, ply)
+        if not moves or (reckless and K.below(K.fold_in(k_ply, 1), reckless) == 0):
+            moves = game.legal(s)
+        s = game.step(s, moves[K.below(k_ply, len(moves))])
+        out.append(s)
+    return game, out
+
+
+@given(_long_game(), keys())
+def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> None:
+    game, states = game_states
+    s = states[-1]
+    # the playouts: the pure kernel and the row kernel play the definition's game
+    expected = random_returns(game, s, k)
+    assert game.random_playout(s, k) == expected
+    rows = rows_of(game)
+    if rows is None:
+        return  # no numba: no rows
+    assert rows.playout0(rows.row_of(s), compiled.as_int64(k)) == unit_reward(expected[0])
+    # every position of the game, each with every move: a crash, a collision of the heads or a
+    # swap needs the heads close, which the last position alone seldom has
+    for s in states:
+        row = rows.row_of(s)
+        assert row.dtype == np.int64 and row.shape == (rows.width,)
+        assert rows.state_of(row) == s
+        out = np.full(rows.max_moves, -7, np.int64)
+        assert tuple(out[: rows.legal(row, out)]) == game.legal(s)
+        assert rows.player(row) == (-1 if game.is_over(s) else s.to_move)
+        ends = tuple(m for m in game.legal(s) if game.is_over(game.step(s, m)))
+        assert tuple(out[: rows.ending(row, out)]) == ends
+        before = row.copy()
+        for m in game.legal(s):
+            child = np.full(rows.width, -7, np.int64)
+            rows.step(row, m, child)
+            assert np.array_equal(child, rows.row_of(game.step(s, m))), m
+        assert np.array_equal(row, before)
+        if game.is_over(s):
+            assert rows.reward0(row) == unit_reward(game.returns(s)[0])
+            for p in (0, 1):
+                assert repr(rows.returns(row, p)) == repr(game.returns(s)[p])
+
+
+@given(_long_game())
+def test_the_compiled_voronoi_is_the_voronoi_evaluation(game_states: Any) -> None:
+    # every running position of a long game: the connected ones (territories) and the separated
+    # ones (each side's fill search), which ``strategies.states`` seldom reaches
+    game, states = game_states
+    rows = rows_of(game)
+    twin = row_evaluation_of(H.voronoi_eval)
+    assert twin is not None
+    kernel = twin(game)
+    if rows is None or kernel is None:
+        return  # no numba: no twin
+    for s in states:
+        if not game.is_over(s):
+            assert repr(kernel(rows.row_of(s))) == repr(H.voronoi_eval(game, s)), game.encode(s)
+
+
+@settings(max_examples=max(1, settings().max_examples // 3))
+@given(_long_game(), st.sampled_from([(1, 0), (2, 0), (4, 0), (4, 40), (6, 500), (0, 300)]))
+def test_alphabeta_with_voronoi_is_the_same_search_compiled(
+    game_states: Any, budget: tuple[int, int]
+) -> None:
+    # the Tron bot's search (``alphabeta:depth=4,eval=voronoi``) from deep positions: the same
+    # value to the bit, move and statistics on both paths (0 depth: the game's length)
+    game, states = game_states
+    running = [s for s in states if not game.is_over(s)]
+    if not running:
+        return
+    s = running[-1]
+    depth, nodes = budget
+    compiled_side, python_side = (
+        search(game, s, depth, H.voronoi_eval, nodes=nodes, ties=True, compiled=c)
+        for c in (True, False)
+    )
+    assert repr(compiled_side[0]) == repr(python_side[0])
+    assert compiled_side[1:] == python_side[1:]  # the move, and the statistics with the ties

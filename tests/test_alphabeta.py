@@ -263,12 +263,16 @@ def test_the_compiled_search_runs_where_the_game_has_rows_and_the_evaluation_a_t
     from purestate.core.hooks import rows_of
 
     tron = purestate.make("tron")
-    # Tron has no rows, and its evaluations run in Python only: always the Python search
-    assert route(tron, None) is None
-    assert route(tron, registry.evaluation("voronoi")) is None
+    # Tron's other evaluations (``chamber``, ``space``) declare no twin: the Python search
+    assert route(tron, registry.evaluation("chamber")) is None
+    assert route(tron, registry.evaluation("space")) is None
     if compiled.kernels("alphabeta_search", compiled.AGENT_KERNELS) is None:
         assert route(TTT, None) is None  # without numba, nothing is compiled
+        assert route(tron, registry.evaluation("voronoi")) is None
         return
+    # Tron has rows, and ``voronoi`` a twin on them (the default opponent's search)
+    assert route(tron, None) is not None
+    assert route(tron, registry.evaluation("voronoi")) is not None
     assert rows_of(TTT) is not None
     assert route(TTT, None) is not None
     # an evaluation that declares no compiled twin keeps the Python search

@@ -6,8 +6,8 @@ kernels (``core.hooks.Rows``, with their ``returns``). ``route`` says whether a 
 there: the game has row kernels with ``returns``, numba imports, and the evaluation is one the
 kernel can run: ``zero`` (exact solves), or an evaluation that declares its compiled twin on
 rows (``RowEvaluation``, looked up by ``core.hooks.row_evaluation_of``). Everything else (Tron's
-Voronoi, say: Tron has no rows) runs the Python search, the reference. The same inputs give the
-same value, move, ties and statistics on either path
+``chamber`` evaluation, say, which has no twin) runs the Python search, the reference. The same
+inputs give the same value, move, ties and statistics on either path
 (``properties/test_compiled_alphabeta_props.py``); a clock is read at the same nodes, so a clock
 that ticks once a read gives the same search too.
 """

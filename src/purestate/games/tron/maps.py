@@ -14,9 +14,9 @@ refused. Errors name the line and column (both 1-based) of the offending charact
 
 Size: a map has at most ``MAX_MAP_SIDE`` rows and as many columns, the border included. The search
 bots' work per move grows with the cells times the BFS layers; on an empty 200×200 map a move of
-the default bot (``alphabeta:depth=4,eval=voronoi``) takes 0.3-0.8 s on average and 5-8 s at
-worst (docs/games/tron.md). A bigger map is refused before any board is built, naming the line that
-shows the size.
+the default bot (``alphabeta:depth=4,eval=voronoi``) takes 0.05 s on average and 0.8 s at worst
+compiled, 0.3-1.2 s and 5-15 s on the pure Python path (docs/games/tron.md). A bigger map is
+refused before any board is built, naming the line that shows the size.
 
 Cells are numbered row by row, ``cell = row * cols + col``; a set of cells is an int bitboard.
 """

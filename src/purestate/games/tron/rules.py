@@ -36,11 +36,14 @@ themselves (all 8 on ``empty_room``, 4 on ``diagonal_blocks``). They permute cel
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from attrs import field, frozen
 
+from purestate.core import compiled, keys
 from purestate.core.game import GameSpec, IllegalMove, ParseError
+from purestate.core.hooks import Rows
 from purestate.core.keys import choice, key
 from purestate.core.memo import memo
 from purestate.core.planes import bits
@@ -51,11 +54,13 @@ from purestate.games.tron.shipped import shipped_map
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 U, D, L, R = 0, 1, 2, 3
 MOVES: tuple[int, ...] = (U, D, L, R)
 MOVE_NAMES = "UDLR"
 RUNNING, DRAW = -1, 2
+_OUTCOME_RETURNS = ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))  # by outcome: 0, 1 won, 2 a draw
 # The Tron project's bot (``ta2``): at most about 0.5 s a move on the shipped maps (docs/cli.md)
 DEFAULT_OPPONENT = "alphabeta:depth=4,eval=voronoi"
 _NO_MOVE = -1
@@ -239,6 +244,51 @@ def topology(m: Map) -> Topology:
     return Topology(m)
 
 
+_ROW_HEAD = 10
+"""Entries of a row before its bitboard (``games/kernels/tron.py``'s ``WORDS``)."""
+
+
+def row_of(
+    state: State, t: Topology, first_player: int, simultaneous: bool
+) -> npt.NDArray[np.int64]:
+    """The state's row for the row kernels: (to_move, pending, outcome, head0, head1), the
+    map's columns, ``first_player``, ``simultaneous``, the map's cells and free cells, then
+    ``blocked`` in 64-bit words, lowest cells first (``games/kernels/tron.py``)."""
+    import numpy as np
+
+    words = (t.size + 63) // 64
+    row = np.empty(_ROW_HEAD + words, np.int64)
+    row[:_ROW_HEAD] = (
+        state.to_move, state.pending, state.outcome, state.head0, state.head1, t.cols,
+        first_player, int(simultaneous), t.size, t.free_cells,
+    )  # fmt: skip
+    row[_ROW_HEAD:] = np.frombuffer(state.blocked.to_bytes(8 * words, "little"), "<i8")
+    return row
+
+
+def state_of(row: npt.NDArray[np.int64]) -> State:
+    """The state of a row (``row_of`` undone)."""
+    import numpy as np
+
+    blocked = int.from_bytes(np.ascontiguousarray(row[_ROW_HEAD:], "<i8").tobytes(), "little")
+    to_move, pending, outcome, h0, h1 = (int(v) for v in row[:5])
+    return _made(blocked, h0, h1, to_move, pending, outcome)
+
+
+@memo(size=64, why="one entry per map, first player and rule set in use: as topology's")
+def _rows(t: Topology, first_player: int, simultaneous: bool) -> Rows | None:
+    kernel = compiled.kernels("tron")
+    if kernel is None:
+        return None
+    return Rows(
+        width=kernel.WORDS + (t.size + 63) // 64, max_moves=4,
+        row_of=partial(row_of, t=t, first_player=first_player, simultaneous=simultaneous),
+        state_of=state_of, legal=kernel.legal, step=kernel.step, player=kernel.player,
+        reward0=kernel.reward0, playout0=kernel.playout0, ending=kernel.ending,
+        returns=kernel.returns,
+    )  # fmt: skip
+
+
 def _resolve_map(value: str | Map) -> Map:
     if isinstance(value, Map):
         return value
@@ -400,6 +450,84 @@ class Tron:
         if crash1:
             return _made(blocked | 1 << t0, t0, -1, self.first_player, _NO_MOVE, 0)
         return _made(blocked | 1 << t0 | 1 << t1, t0, t1, self.first_player)
+
+    # ---- fast paths (optional hooks: core/game.py) ------------------------------------------
+
+    def row_kernels(self) -> Rows | None:
+        """The states as int64 rows with ``kernels/tron.py``'s compiled rules (``RowKernels``:
+        ``legal``, ``step``, ``player``, ``reward0``, ``playout0``, ``ending``, ``returns``), for
+        both rule sets and every map (the bitboard takes as many 64-bit words as the map needs);
+        None without numba. No ``decisive0``: Tron has no ``decisive_playout`` hook."""
+        return _rows(self._t, self.first_player, self.simultaneous)
+
+    def random_playout(self, state: State, key: keys.Key) -> tuple[float, float]:
+        """The returns at the end of the uniformly random game from ``state`` that ``key``
+        draws: each ply ``legal(s)[int(r * 4)]``, ``r`` the next draw of ``keys.stream(key)``
+        (``core.batch.random_returns``'s game), on local Python ints.
+
+        The reference of the row kernel ``playout0``, which plays the same game for compiled
+        callers (the compiled MCTS tree). From Python this loop is the faster: a random Tron
+        game lasts a few plies, and building a row to call the kernel costs more than playing
+        them (``benchmarks/bench_tron.py --only kernels``).
+
+        Not the ``playout`` hook: with one, ``mcts:playout=auto`` would switch Tron from
+        decisive playouts to these, a change of play, not of speed; ``mcts:playout=random``
+        plays this game.
+        """
+        if state.outcome != RUNNING:
+            return self.returns(state)
+        rnd = keys.stream(key)
+        deltas = self._t.deltas
+        blocked, heads, p = state.blocked, [state.head0, state.head1], state.to_move
+        if not self.simultaneous:
+            while True:
+                target = heads[p] + deltas[int(rnd() * 4)]
+                if blocked >> target & 1:
+                    return _OUTCOME_RETURNS[1 - p]  # the mover crashed
+                blocked |= 1 << target
+                heads[p] = target
+                p ^= 1
+        pending = state.pending
+        while True:
+            move = int(rnd() * 4)
+            if pending == _NO_MOVE:
+                pending, p = move, 1 - p
+                continue
+            m0, m1 = (move, pending) if p == 0 else (pending, move)
+            t0, t1 = heads[0] + deltas[m0], heads[1] + deltas[m1]
+            crash0, crash1 = blocked >> t0 & 1, blocked >> t1 & 1
+            if t0 == t1 or (crash0 and crash1):
+                return _OUTCOME_RETURNS[DRAW]
+            if crash0 or crash1:
+                return _OUTCOME_RETURNS[1 if crash0 else 0]
+            blocked |= 1 << t0 | 1 << t1
+            heads[0], heads[1] = t0, t1
+            pending, p = _NO_MOVE, self.first_player
+
+    def playouts(
+        self, states: Sequence[State], ks: npt.NDArray[np.uint64]
+    ) -> npt.NDArray[np.float64]:
+        """The returns of ``random_playout(states[i], ks[i])`` for every i, as an (n, 2) array
+        (``BatchPlayouts``; one state stands for all). Compiled, in one call on numba's threads,
+        where numba is; ``random_playout`` state by state where it is not."""
+        import numpy as np
+
+        n = len(ks)
+        for s in states:
+            self.check(s)  # a bad state is refused here, before any kernel reads its bits
+        chosen = [states[0]] * n if len(states) == 1 else states
+        kernel = compiled.kernels("tron")
+        if kernel is None:
+            pairs = zip(chosen, ks, strict=True)
+            found = [self.random_playout(s, keys.Key(int(k))) for s, k in pairs]
+            return np.array(found, np.float64).reshape(n, 2)
+        rows = np.array([row_of(s, self._t, self.first_player, self.simultaneous) for s in states])
+        if len(states) == 1:
+            rows = np.repeat(rows, n, axis=0)
+        signed = np.ascontiguousarray(ks, np.uint64).view(np.int64)
+        outcomes = kernel.playouts(rows, signed)
+        returns: npt.NDArray[np.float64] = np.array(_OUTCOME_RETURNS)[outcomes]
+        return returns
 
     def observation(self, state: State, player: int) -> State:
         """What ``player`` may see: the state without the other player's pending move.

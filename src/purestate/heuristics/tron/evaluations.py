@@ -60,3 +60,18 @@ def voronoi_eval(game: Game[Any, Any], state: State) -> float:
         return known
     n0, n1 = territories(state, v, g.simultaneous)
     return HALF * 0.98 * (n0.bit_count() - n1.bit_count()) / (g.topology.free_cells + 1)
+
+
+def _voronoi_rows(game: Game[Any, Any]) -> Any:
+    """``voronoi_eval``'s compiled twin on Tron's rows (``RowEvaluation``, so that alpha-beta
+    with ``eval=voronoi`` runs compiled: ``heuristics/kernels/tron.py``), for every map and
+    both rule sets, or None: another game, or numba is not installed."""
+    from purestate.core import compiled
+
+    if not isinstance(game, Tron):
+        return None
+    kernel = compiled.kernels("tron", compiled.HEURISTIC_KERNELS)
+    return None if kernel is None else kernel.voronoi
+
+
+voronoi_eval.row_evaluation = _voronoi_rows  # type: ignore[attr-defined]
