@@ -111,19 +111,19 @@ def jit_bound(
     numba would also specialise a kernel that takes the functions as arguments, but it keys such
     an argument by the function object of the running process: its cache never finds the entry
     again, and every process compiles anew (seconds) and adds one. Here the copy's name carries a
-    digest of the bound functions' names and bytecode, so each binding has its own cache entry
-    and a changed game function gets a new one (numba checks the template's own source).
+    digest of the bound functions' names and bytecode, and of the helpers and module constants
+    they reach by name (``_fingerprint``), so each binding has its own cache entry and a changed
+    game function, helper or row layout gets a new one (numba checks the template's own source).
     """
     nb = _numba()
     assert nb is not None, "kernel modules are imported only when numba is"
     digest = hashlib.sha256()
+    seen: set[Any] = set()
     for name in sorted(bindings):
         found = bindings[name]
         py = getattr(found, "py_func", found)
-        code = py.__code__
         digest.update(f"{name}={py.__module__}.{py.__qualname__}".encode())
-        digest.update(code.co_code)
-        digest.update(repr(code.co_consts).encode())
+        _fingerprint(digest, py, seen)
     copy = types.FunctionType(
         template.__code__,
         {**template.__globals__, **bindings},
@@ -136,6 +136,31 @@ def jit_bound(
     copy.__qualname__ = f"{template.__qualname__}{threads}_{digest.hexdigest()[:16]}"
     copy.__module__ = template.__module__
     return jit_parallel(copy) if parallel else jit(copy)
+
+
+def _fingerprint(digest: Any, py: Any, seen: set[Any]) -> None:
+    """Add to ``digest`` what ``py`` compiles to: its bytecode and constants, and those of every
+    function it names (a numba dispatcher's Python function), with the values of the plain
+    constants and arrays it names, recursively: what numba's cache does not check when they
+    live in another module than the kernel compiled."""
+    code = py.__code__
+    if code in seen:
+        return
+    seen.add(code)
+    digest.update(code.co_code)
+    digest.update(repr(code.co_consts).encode())
+    names: dict[str, Any] = getattr(py, "__globals__", {})
+    for name in code.co_names:
+        value: Any = names.get(name)
+        inner = getattr(value, "py_func", value)
+        if isinstance(inner, types.FunctionType):
+            digest.update(f"{name}:".encode())
+            _fingerprint(digest, inner, seen)
+        elif isinstance(value, bool | int | float | str | tuple):
+            digest.update(f"{name}={value!r}".encode())
+        elif hasattr(value, "tobytes") and hasattr(value, "dtype"):  # a module's numpy array
+            digest.update(f"{name}:{value.dtype}{value.shape}".encode())
+            digest.update(value.tobytes())
 
 
 def jit_inline(function: _F) -> _F:
