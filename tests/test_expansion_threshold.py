@@ -13,7 +13,15 @@ import attrs
 import pytest
 
 import purestate
-from purestate.agents.mcts import MCTS, Evaluation, Node, Tree, rollout_evaluator, search_many
+from purestate.agents.mcts import (
+    MAX_EXPAND_AT,
+    MCTS,
+    Evaluation,
+    Node,
+    Tree,
+    rollout_evaluator,
+    search_many,
+)
 from purestate.core import keys
 from purestate.core.keys import Key
 
@@ -85,8 +93,10 @@ def test_the_option_is_checked_and_spelled() -> None:
     agent = purestate.agent("mcts:select=puct,expand_at=8")
     assert isinstance(agent, MCTS) and agent.expand_at == 8
     assert agent.spec == "mcts:select=puct,expand_at=8"
-    with pytest.raises(ValueError, match="at least 1"):
-        MCTS(select="puct", expand_at=0)
+    for bad in (0, MAX_EXPAND_AT + 1, 10**21):  # 10**21: more than the compiled tree's int64
+        with pytest.raises(ValueError, match="from 1 to 1,000,000,000"):
+            MCTS(select="puct", expand_at=bad)
+    assert MCTS(select="puct", expand_at=MAX_EXPAND_AT).expand_at == MAX_EXPAND_AT
     with pytest.raises(ValueError, match="select=puct"):
         MCTS(expand_at=4)  # ucb1 makes a node every simulation
 

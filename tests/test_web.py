@@ -141,6 +141,9 @@ def test_bad_setups_get_the_librarys_message(client: TestClient, runs: Path) -> 
     refused(client.post("/api/play", json={"opponent": "nobody"}), 400, "nobody")
     refused(client.post("/api/play", json={"seat": 2}), 400, "seat must be 0")
     refused(client.post("/api/play", json={"seed": "x"}), 400, "seed must be a whole number")
+    # an option the compiled tree could not take is refused with the agent's line, not numba's
+    huge = {"game": "ultimate_tictactoe", "opponent": f"mcts:select=puct,expand_at={10**21}"}
+    refused(client.post("/api/play", json=huge), 400, "expand_at (the visits that expand a leaf)")
     refused(client.post("/api/play", content=b"[1, 2", headers=JSON), 400, "not JSON")
     refused(client.post("/api/play", json=[1]), 400, "JSON object")
     refused(client.post("/api/play/nope/move", json={"move": "1"}), 404, "no such game")

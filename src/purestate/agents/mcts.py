@@ -346,15 +346,22 @@ def check_leaves(leaves: int) -> None:
         raise ValueError(f"leaves (per evaluator call) must be from 1 to {MAX_LEAVES}")
 
 
+MAX_EXPAND_AT = 1_000_000_000
+"""The largest expansion threshold (``MCTS.expand_at``): more visits than any search makes, and
+an int the compiled tree takes (a spec from someone else, as the browser's, asks for no more)."""
+
+
 def check_expand_at(expand_at: int, select: str = "puct") -> None:
-    """Refuse an expansion threshold (``MCTS.expand_at``) below 1, or above 1 for UCB1 (which
-    makes one node a simulation, no evaluator's).
+    """Refuse an expansion threshold (``MCTS.expand_at``) outside 1 to ``MAX_EXPAND_AT``, or
+    above 1 for UCB1 (which makes one node a simulation, no evaluator's).
 
     Raises:
         ValueError: one line saying which.
     """
-    if expand_at < 1:
-        raise ValueError("expand_at (the visits that expand a leaf) must be at least 1")
+    if not 1 <= expand_at <= MAX_EXPAND_AT:
+        raise ValueError(
+            f"expand_at (the visits that expand a leaf) must be from 1 to {MAX_EXPAND_AT:,}"
+        )
     if expand_at > 1 and select != "puct":
         raise ValueError("expand_at is for select=puct (ucb1 makes a node each simulation)")
 
