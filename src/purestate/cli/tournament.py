@@ -40,6 +40,7 @@ from purestate.experiments.tournament import (
 from purestate.io.files import write_atomic, write_json
 from purestate.io.records import records_text
 from purestate.io.runs import run_folder
+from purestate.io.tables import TABLE_PLAYER
 
 TOURNAMENT_FILES = ("standings.json", "pairs.csv", "games.jsonl")
 """What a tournament folder holds (``--force`` removes exactly these)."""
@@ -137,7 +138,7 @@ def tournament_command(
     _show(summary)
 
 
-TRAINED = "table:"
+TRAINED = TABLE_PLAYER
 """How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``)."""
 OVER = "?"
 """What parts a trained entrant's path from the spec laid over its file's agent:

@@ -52,6 +52,11 @@ from purestate.io.files import (
 
 _RESERVED = ("format", "game", "game_spec", "agent", "seat", "games")
 
+TABLE_PLAYER = "table:"
+"""How a player is named by the table file it plays from, wherever agents are named by spec:
+``table:PATH`` in a tournament's entrants, ``table:RUN/table.json`` as the browser's opponent
+(inside its runs folder)."""
+
 
 @frozen
 class TableFile:

@@ -25,7 +25,7 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
 from purestate.io.solutions import cache_path, load_or_solve
-from purestate.io.tables import load_table, load_table_agent
+from purestate.io.tables import TABLE_PLAYER, load_table, load_table_agent
 from purestate.solve import memoised
 from purestate.web.budget import Budget, require_quick_solve, solving_note
 from purestate.web.errors import NotFound, WebError
@@ -37,7 +37,7 @@ MAX_GAMES_EACH = 8
 """Games one browser keeps at once; starting one more forgets its least recently used."""
 MAX_SPEC = 300
 """The longest game or agent spec a request may give."""
-TABLE_PREFIX = "table:"
+TABLE_PREFIX = TABLE_PLAYER
 """An opponent ``table:RUN/table.json`` (or ``.npz``) plays a table saved in the runs folder."""
 
 
