@@ -242,13 +242,16 @@ MIDGAME_PLIES = 20
 """The mid-game position: this many plies of the random game of ``keys.key(20)``."""
 
 
-def positions(game: Any) -> dict[str, tuple[Any, list[int]]]:
-    """The start and the mid-game position: our state and pyspiel's actions to reach it.
+def positions(game: Any, mid_game: bool = True) -> dict[str, tuple[Any, list[int]]]:
+    """The start and (with ``mid_game``) the mid-game position: our state and pyspiel's actions
+    to reach it.
 
     pyspiel's ultimate tic-tac-toe splits a free move into two actions (the board, then the
     cell); connect four's moves are its actions.
     """
     out: dict[str, tuple[Any, list[int]]] = {"start": (game.initial(), [])}
+    if not mid_game:
+        return out
     s, actions = game.initial(), []
     for ply in range(MIDGAME_PLIES):
         m = keys.choice(keys.fold_in(keys.key(20), ply), game.legal(s))
@@ -276,40 +279,63 @@ def part_mcts(reps: int) -> None:
         )
         if rows_of(game) is None:  # no row kernels (yet): the Python tree runs anyway
             cases = cases[:-1]
-        for where, (state, actions) in positions(game).items():
-            if spec == "connect_four" and where != "start":
-                continue
-            rows: dict[str, list[float]] = {}
-            peer = cpp_mcts(peer_name, actions)
-            for rep in range(reps + 1):
-                for label, agent, g, tree_kernel in cases:
-                    t = time.process_time()
-                    tree = search_many(
-                        agent, g, [Tree()], [state], [keys.key(rep)], compiled_tree=tree_kernel
-                    )[0]
-                    rate = tree.simulations / (time.process_time() - t)
-                    if rep:  # the first round warms up
-                        rows.setdefault(label, []).append(rate)
-                if peer is not None:
-                    rate = peer(rep)
-                    if rep:
-                        rows.setdefault("C++", []).append(rate)
-            cpp = rows.pop("C++", None)
-            for label, found in rows.items():
-                med = statistics.median(found)
-                vs = ""
-                if cpp:
-                    ratio = statistics.median(a / b for a, b in zip(found, cpp, strict=True))
-                    vs = f"  {ratio:.2f}x C++"
-                name = f"{spec} {where}"
-                print(
-                    f"{name:30} {label:24} {med:10,.0f} ({min(found):,.0f}-{max(found):,.0f}){vs}"
-                )
+        _compare(spec, peer_name, game, cases, reps, spec != "connect_four")
+    # the games whose default playout is the generic decisive one (no kernel of their own):
+    # format 4 drew it from the search's one generator (draws=shared, the Python tree); now
+    # each from its simulation's key, which the compiled tree plays over the rows
+    for spec, peer_name in (("tictactoe", "tic_tac_toe"),
+                            ("dots_and_boxes:rows=3,cols=3", "dots_and_boxes")):  # fmt: skip
+        game = purestate.make(spec)
+        cases = (
+            ("shared, Python (format 4)", MCTS(draws="shared"), game, False),
+            ("counter, Python tree", MCTS(), game, False),
+            ("compiled tree", MCTS(), game, True),
+            # the peer's settings: one random rollout a leaf
+            ("playout=random, compiled", MCTS(playout="random"), game, True),
+        )
+        _compare(spec, peer_name, game, cases, reps, False)
+
+
+def _compare(
+    spec: str,
+    peer_name: str,
+    game: Any,
+    cases: tuple[tuple[str, MCTS, Any, bool], ...],
+    reps: int,
+    mid_game: bool,
+) -> None:
+    """Print each case's simulations per CPU second beside the C++ peer's, from the start (and
+    from a mid-game position with ``mid_game``)."""
+    for where, (state, actions) in positions(game, mid_game).items():
+        rows: dict[str, list[float]] = {}
+        peer = cpp_mcts(peer_name, actions)
+        for rep in range(reps + 1):
+            for label, agent, g, tree_kernel in cases:
+                t = time.process_time()
+                tree = search_many(
+                    agent, g, [Tree()], [state], [keys.key(rep)], compiled_tree=tree_kernel
+                )[0]
+                rate = tree.simulations / (time.process_time() - t)
+                if rep:  # the first round warms up
+                    rows.setdefault(label, []).append(rate)
+            if peer is not None:
+                rate = peer(rep)
+                if rep:
+                    rows.setdefault("C++", []).append(rate)
+        cpp = rows.pop("C++", None)
+        for label, found in rows.items():
+            med = statistics.median(found)
+            vs = ""
             if cpp:
-                name = f"{spec} {where}"
-                med = statistics.median(cpp)
-                label = "OpenSpiel C++ MCTSBot"
-                print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
+                ratio = statistics.median(a / b for a, b in zip(found, cpp, strict=True))
+                vs = f"  {ratio:.2f}x C++"
+            name = f"{spec} {where}"
+            print(f"{name:30} {label:24} {med:10,.0f} ({min(found):,.0f}-{max(found):,.0f}){vs}")
+        if cpp:
+            name = f"{spec} {where}"
+            med = statistics.median(cpp)
+            label = "OpenSpiel C++ MCTSBot"
+            print(f"{name:30} {label:24} {med:10,.0f} ({min(cpp):,.0f}-{max(cpp):,.0f})")
 
 
 def timed_search(

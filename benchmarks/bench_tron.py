@@ -21,9 +21,10 @@ loop ``core.batch.random_returns``, the pure kernel ``Tron.random_playout``, the
 ``playout0`` called from Python, ``playout0`` in a compiled loop as the compiled tree calls it,
 and ``core.batch.playouts`` of all the keys in one call on numba's threads: set
 ``OMP_WAIT_POLICY=passive`` on a busy machine); MCTS simulations per second with
-``playout=random`` (the Python tree against the compiled tree, ``search_many(...,
-compiled_tree=...)``, from each map's start and from a position some plies into a game,
-``_later``); the first move of ``alphabeta:depth=4,eval=voronoi`` from the same positions and
+``playout=random`` and with the default ``auto`` (Tron's generic decisive playout, the row
+kernel ``decisive0``), the Python tree against the compiled tree (``search_many(...,
+compiled_tree=...)``), from each map's start and from a position some plies into a game
+(``_later``); the first move of ``alphabeta:depth=4,eval=voronoi`` from the same positions and
 every position of three of its games against ``tron_greedy`` (``search(..., compiled=...)``).
 One call of each side first compiles the kernels or loads them from numba's cache.
 
@@ -301,6 +302,34 @@ def _in_a_loop(play0: Any, row: Any, ks: Any) -> float:
 _LOOP: Any = None
 
 
+def _mcts_rates(out: dict[str, Any], agent: MCTS, k0: Key, reps: int) -> None:
+    """MCTS simulations/s of ``agent`` on the Python tree and the compiled tree (the same trees)
+    from the start and a later position of each kernel game, into ``out``."""
+    sims = agent.simulations
+    print(f"  MCTS simulations/s, mcts:simulations={sims},playout={agent.playout} (Python tree "
+          "against compiled tree, the same trees):")  # fmt: skip
+    for spec in KERNEL_GAMES:
+        g = _game(spec)
+        for label, s in (("start", g.initial()), ("later", _later(g, k0))):
+            trees = {
+                c: search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)[0]
+                for c in (True, False)
+            }
+            # the same tree both (a position the solver proves early stops both early)
+            done = trees[True].simulations
+            assert trees[False].simulations == done > 0
+
+            def tree(c: bool, g: Tron = g, s: State = s) -> None:
+                search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)
+
+            best = _rounds({"python": lambda: tree(False), "compiled": lambda: tree(True)}, reps)
+            rate = {name: done / t for name, t in best.items()}
+            out[f"mcts {agent.playout} {spec} {label}"] = rate
+            ratio = best["python"] / best["compiled"]
+            print(f"    {spec:42} {label:12} Python tree {rate['python']:9,.0f}  compiled "
+                  f"{rate['compiled']:11,.0f}  ({ratio:5.1f}x)")  # fmt: skip
+
+
 def kernels(reps: int) -> dict[str, Any]:
     """Playouts, MCTS simulations and a depth-4 Voronoi move, Python against compiled."""
     if compiled.kernels("tron") is None:
@@ -368,30 +397,9 @@ def kernels(reps: int) -> dict[str, Any]:
               f"({ratio['playout0']:4.1f}x)  in a compiled loop {rate['loop']:11,.0f} "
               f"({ratio['loop']:5.1f}x)  core.batch.playouts {rate['batch']:11,.0f} "
               f"({ratio['batch']:5.1f}x)")  # fmt: skip
-    sims = 2000
-    agent = MCTS(simulations=sims, playout="random")
-    print(f"  MCTS simulations/s, mcts:simulations={sims},playout=random (Python tree against "
-          "compiled tree, the same trees):")  # fmt: skip
-    for spec in KERNEL_GAMES:
-        g = _game(spec)
-        for label, s in (("start", g.initial()), ("later", _later(g, k0))):
-            trees = {
-                c: search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)[0]
-                for c in (True, False)
-            }
-            # the same tree both (a position the solver proves early stops both early)
-            done = trees[True].simulations
-            assert trees[False].simulations == done > 0
-
-            def tree(c: bool, g: Tron = g, s: State = s) -> None:
-                search_many(agent, g, [Tree()], [s], [k0], compiled_tree=c)
-
-            best = _rounds({"python": lambda: tree(False), "compiled": lambda: tree(True)}, reps)
-            rate = {name: done / t for name, t in best.items()}
-            out[f"mcts {spec} {label}"] = rate
-            ratio = best["python"] / best["compiled"]
-            print(f"    {spec:42} {label:12} Python tree {rate['python']:9,.0f}  compiled "
-                  f"{rate['compiled']:11,.0f}  ({ratio:5.1f}x)")  # fmt: skip
+    # random playouts, and the default (auto: the generic decisive playout, decisive0)
+    for sims, playout in ((2000, "random"), (300, "auto")):
+        _mcts_rates(out, MCTS(simulations=sims, playout=playout), k0, reps)
     print(f"  {AB4}, the first move (search(state, 4, voronoi_eval), the same search):")
     for spec in KERNEL_GAMES:
         g = _game(spec)

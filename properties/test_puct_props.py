@@ -49,22 +49,30 @@ def _snapshot(root: Node | None) -> list[tuple[Any, ...]]:
     return statistics(Tree(root)) if root is not None else []
 
 
-@given(st.sampled_from(sorted(GAMES)), st.data(), key_strategy(), st.integers(1, 200))
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.data(),
+    key_strategy(),
+    st.integers(1, 200),
+    # neither game has a decisive kernel: its decisive playouts are the generic loop, each from
+    # its simulation's own key as the evaluator's (draws=counter)
+    st.sampled_from(["random", "decisive", "antidecisive"]),
+)
 def test_ucb1_with_the_rollout_evaluator_is_plain_mcts(
-    name: str, data: st.DataObject, key: Key, sims: int
+    name: str, data: st.DataObject, key: Key, sims: int, playout: Any
 ) -> None:
     game = GAMES[name]
     state = data.draw(states(game))
     if game.is_over(state):
         return
-    plain = MCTS(simulations=sims, playout="random").search(game, Tree(), state, key)
-    injected = MCTS(simulations=sims, playout="random", evaluator=rollout_evaluator("random"))
+    plain = MCTS(simulations=sims, playout=playout).search(game, Tree(), state, key)
+    injected = MCTS(simulations=sims, playout=playout, evaluator=rollout_evaluator(playout))
     tree = injected.search(game, Tree(), state, key)
     assert statistics(tree) == statistics(plain)
     assert tree.simulations == plain.simulations
     assert (
         injected.act(game, Tree(), state, key).move
-        == purestate.agent(f"mcts:simulations={sims},playout=random")
+        == purestate.agent(f"mcts:simulations={sims},playout={playout}")
         .act(game, Tree(), state, key)
         .move
     )

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from purestate.agents.mcts import random_playout, unit_reward
+from purestate.agents.mcts import decisive_playout, random_playout, unit_reward
 from purestate.core import compiled
+from purestate.core import keys as K
 from purestate.core.game import Game
 from purestate.core.hooks import (
     Rows,
@@ -140,6 +141,26 @@ def test_rows_decisive0_is_the_decisive_playout(
     assert hook is not None, "a decisive row kernel plays the decisive_playout hook's game"
     expected = unit_reward(hook(s, k, anti, "counter")[0])
     assert rows.decisive0(row, compiled.as_int64(k), anti) == expected
+
+
+@with_rows
+@PER_CASE
+@given(data=st.data(), k=keys(), anti=st.booleans())
+def test_the_generic_decisive_playout_compiled_is_the_generic_loop(
+    hooked_game: Game[Any, Any], data: st.DataObject, k: Key, anti: bool
+) -> None:
+    # what the compiled tree plays for a decisive playout on a game without a decisive kernel
+    # (tic-tac-toe, dots and boxes and Tron by default): mcts.decisive_playout's game on the
+    # counter stream of the simulation's key, held here on every game with rows
+    game = hooked_game
+    rows, s, row = _state_and_row(game, data)
+    tree = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    assert tree is not None and rows.returns is not None
+    assert rows.max_moves <= tree.GENERIC_MOVES
+    play = tree.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
+    expected = game.returns(decisive_playout(game, s, K.stream(k), anti))
+    assert play(row, compiled.as_int64(k), anti) == unit_reward(expected[0])
+    assert np.array_equal(row, rows.row_of(s))  # the row is left as it was
 
 
 @with_rows

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import purestate
 from purestate.agents.alphabeta import search
-from purestate.agents.mcts import unit_reward
+from purestate.agents.mcts import decisive_playout, unit_reward
 from purestate.core import compiled
 from purestate.core import keys as K
 from purestate.core.batch import random_returns
@@ -410,6 +410,9 @@ def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> N
     if rows is None:
         return  # no numba: no rows
     assert rows.playout0(rows.row_of(s), compiled.as_int64(k)) == unit_reward(expected[0])
+    tree = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
+    assert tree is not None
+    decisive = tree.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
     # every position of the game, each with every move: a crash, a collision of the heads or a
     # swap needs the heads close, which the last position alone seldom has
     for s in states:
@@ -431,6 +434,11 @@ def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> N
             assert rows.reward0(row) == unit_reward(game.returns(s)[0])
             for p in (0, 1):
                 assert repr(rows.returns(row, p)) == repr(game.returns(s)[p])
+        # the default mcts's playout, compiled over the rows (heads close: collisions and
+        # draws among the moves the anti-decisive one weighs)
+        for anti in (False, True):
+            expected = game.returns(decisive_playout(game, s, K.stream(k), anti))
+            assert decisive(row, compiled.as_int64(k), anti) == unit_reward(expected[0])
 
 
 @given(_long_game())

@@ -62,6 +62,8 @@ def test_mcts_had_the_classic_defaults_in_version_1() -> None:
     assert history.defaults_then("mcts", 2) == {"draws": "mersenne"}
     # version 4's change: the tree's shuffle draws from the counter stream too
     assert history.defaults_then("mcts", 3) == {"draws": "playouts"}
+    # version 5's change: a generic decisive playout draws from its simulation's key
+    assert history.defaults_then("mcts", 4) == {"draws": "shared"}
     assert history.defaults_then("mcts", history.VERSION) == {}
     assert history.defaults_then("random", 1) == {}
     # version 4's change: alphazero's conv nets take their gradients in the forward layout

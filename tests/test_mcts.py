@@ -406,6 +406,28 @@ def test_draws_playouts_shuffles_from_the_generator_as_format_3_did(
     assert [ch.n for ch in sorted(today.children, key=lambda ch: ch.move)] != visits
 
 
+def test_draws_shared_plays_tron_as_format_4_did() -> None:
+    # Tron has no decisive kernel of its own: its default (auto) playout is the generic decisive
+    # one. Format 4 drew every such playout from the search's one generator (draws=shared now);
+    # today each draws from its simulation's key, which the compiled tree's decisive0 plays too
+    game = purestate.make("tron:map=small_room")
+    state = play_moves(game, [3])
+    # root visits by move with key(7), as main at 041e2a2 (format 4) gave them
+    old = [(0, 258), (1, 0), (2, 42), (3, 0)]
+    trees = {}
+    for draws in ("shared", "counter"):
+        for compiled in (True, False):
+            agent = MCTS(simulations=300, draws=draws)
+            (tree,) = search_many(
+                agent, game, [Tree()], [state], [keys.key(7)], compiled_tree=compiled
+            )
+            assert tree.root is not None
+            trees[draws, compiled] = sorted((ch.move, ch.n) for ch in tree.root.children)
+    assert trees["shared", True] == trees["shared", False] == old
+    assert trees["counter", True] == trees["counter", False] != old
+    assert history.defaults_then("mcts", 4) == {"draws": "shared"}
+
+
 def test_a_game_ending_draw_does_not_prove_a_node_that_has_other_moves() -> None:
     # X may close the last open board (3) with a draw, or play on; before format 4 the new node
     # was proven a draw by that one child, its other moves not yet listed

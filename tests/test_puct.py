@@ -173,8 +173,10 @@ def test_rollout_evaluator_uses_the_games_kernel_as_the_search_does() -> None:
 
 def test_choose_move_by_temperature() -> None:
     s = play_moves(TTT, [4])
-    tree = MCTS(simulations=400, select="puct").search(TTT, Tree(), s, keys.key(1))
+    tree = MCTS(simulations=400, select="puct").search(TTT, Tree(), s, keys.key(3))
     assert tree.root is not None
+    # a tree with nothing proven at the root, where pi is the visit counts alone
+    assert all(c.proven is None for c in tree.root.children)
     assert choose_move(TTT, tree, 0.0, keys.key(0)) == best_child(tree.root).move
     pi = visit_distribution(TTT, tree)
     counts = {m: n for m, n in ((c.move, c.n) for c in tree.root.children)}
@@ -187,6 +189,15 @@ def test_choose_move_by_temperature() -> None:
     assert set(sharp) == {best_child(tree.root).move}
     with pytest.raises(ValueError, match="temperature"):
         choose_move(TTT, tree, -1.0, keys.key(0))
+    # with a move proven to lose (the reply then wins), pi leaves it out and shares the rest
+    lost = MCTS(simulations=400, select="puct").search(TTT, Tree(), s, keys.key(1))
+    assert lost.root is not None
+    proven = {c.move for c in lost.root.children if c.proven == 0.0}
+    assert proven
+    counts = {c.move: (0 if c.move in proven else c.n) for c in lost.root.children}
+    assert visit_distribution(TTT, lost) == tuple(
+        counts[m] / sum(counts.values()) for m in TTT.legal(s)
+    )
 
 
 def test_noise_changes_the_root_priors_only() -> None:

@@ -42,10 +42,10 @@
 - **Final move**: a proven win if there is one, otherwise the most visited child that is not a
   proven loss.
 
-The hot loop runs on local values and one local ``random.Random`` per search from
-``keys.generator`` (move order, generic decisive and heavy playouts); simulation ``i``'s random
-playout, a game's playout kernels and an evaluator's leaf key use ``fold_in(k, i)`` of one
-playout key ``k`` split from the search's key.
+The hot loop runs on local values. Simulation ``i``'s playout (a game's kernel or the generic
+loop) and an evaluator's leaf key use ``fold_in(k, i)`` of one playout key ``k`` split from the
+search's key, and the move order the counter stream of another; older run formats' ``draws``
+options draw some of these from one local ``random.Random`` per search (``keys.generator``).
 """
 
 from __future__ import annotations
@@ -86,12 +86,15 @@ ignores them. It must give a state the same evaluation whatever else is in the b
 PlayoutReturns = Callable[..., tuple[float, ...]]
 """``playout(state, key)`` or ``playout(state, key, draws)``: the returns of one playout."""
 
-Draws = Literal["counter", "playouts", "mersenne"]
-"""What a search draws from (the ``draws`` option): ``counter`` (playouts and the tree's move
-shuffle on the counter stream, ``keys.stream``), ``playouts`` (the playouts on the counter stream,
-the shuffle from ``keys.generator``: runs of format 3) or ``mersenne`` (both from
-``keys.generator``: runs before format 3). The last two also prove a new node from its
-game-ending children before its other moves are listed, as runs before format 4 did."""
+Draws = Literal["counter", "shared", "playouts", "mersenne"]
+"""What a search draws from (the ``draws`` option): ``counter`` (every playout from its
+simulation's key and the tree's move shuffle from the search's, on the counter stream,
+``keys.stream``), ``shared`` (the same, but the generic decisive and heavy playouts all from the
+search's one ``keys.generator``: runs of format 4),
+``playouts`` (the game's playouts on the counter stream, the shuffle and the generic playouts
+from the search's generator: runs of format 3) or ``mersenne`` (all from the search's generator:
+runs before format 3). The last two also prove a new node from its game-ending children before
+its other moves are listed, as runs before format 4 did."""
 
 _NONE = -1  # the mover of the root, which nobody moved into
 
@@ -395,11 +398,13 @@ class MCTS:
             multiplies the priors on the search's [0, 1] rewards, the same ranking).
         noise: The weight ε of Dirichlet noise mixed into the root's priors (PUCT; 0 = none).
         alpha: The concentration α of that Dirichlet noise.
-        draws: What the search draws from: ``counter`` (the playouts and the tree's move
-            shuffle on ``keys.stream``, the same compiled or not), ``playouts`` (the playouts
-            on ``keys.stream``, the shuffle from ``keys.generator``: runs of format 3) or
-            ``mersenne`` (both from ``keys.generator``, pure Python: runs before format 3);
-            ``core/history.py`` gives old runs theirs.
+        draws: What the search draws from: ``counter`` (every playout from its simulation's
+            own key and the tree's move shuffle, on ``keys.stream``: the same compiled or not),
+            ``shared`` (the generic decisive and heavy playouts from the search's one
+            ``keys.generator``: runs of format 4), ``playouts`` (the shuffle from that generator
+            too: runs of format 3) or ``mersenne`` (every draw from it, pure Python: runs
+            before format 3); ``Draws`` says more, and ``core/history.py`` gives old runs
+            theirs.
         leaves: The leaves a round of PUCT with an evaluator collects under virtual loss before
             one evaluator call (1: a leaf at a time; see ``_simulations``). Refused at search
             time for UCB1 or playouts, which evaluate nothing in batches.
@@ -821,7 +826,8 @@ def playout_returns(
     """The playout of mode ``playout`` on ``game`` as a function of a state and a key.
 
     The game's kernels where the search uses them (with ``auto`` resolved as the search does),
-    else the generic loops drawing from ``keys.generator(key)``.
+    else the generic loops drawing from ``keys.stream(key)``: the playouts a search with
+    ``draws=counter`` plays.
     """
     mode, fast_random, fast_decisive = _playout_kernels(game, playout)
     if fast_random is not None:
@@ -835,9 +841,9 @@ def playout_returns(
         if scorer is None:
             raise ValueError("heavy playouts need per-move scores")
         chosen = scorer
-        return lambda s, k: game.returns(_heavy_playout(game, s, keys.generator(k).random, chosen))
+        return lambda s, k: game.returns(_heavy_playout(game, s, keys.stream(k), chosen))
     anti_ = mode == "antidecisive"
-    return lambda s, k: game.returns(decisive_playout(game, s, keys.generator(k).random, anti_))
+    return lambda s, k: game.returns(decisive_playout(game, s, keys.stream(k), anti_))
 
 
 def _playout_kernels(
@@ -965,10 +971,12 @@ def _simulations(
     """
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
-    counter = agent.draws == "counter"
+    counter = agent.draws in ("counter", "shared")
+    # each generic decisive or heavy playout from its own simulation's generator
+    keyed = agent.draws == "counter"
     if counter:
         # the shuffle draws from its own key's counter stream (as the compiled tree does); the
-        # generator is left to the generic decisive and heavy playouts
+        # generator is left to the generic decisive and heavy playouts of draws=shared
         k_rng, k_shuffle = keys.split(k_rng)
         shuffle_draw = keys.stream(k_shuffle)
     rng = keys.generator(k_rng)
@@ -1076,15 +1084,19 @@ def _simulations(
             return unit_reward(fast_random(s, sim_keys[i], draws)[0])
         if fast_decisive is not None:
             return unit_reward(fast_decisive(s, sim_keys[i], anti, draws)[0])
+        # the generic loops: on the counter stream of the simulation's key, as rollout_evaluator
+        # and the compiled tree's generic decisive playout draw (older formats: the search's one
+        # generator)
+        draw = keys.stream(sim_keys[i]) if keyed else rand
         if mode == "heavy":
             assert scorer is not None
-            s = _heavy_playout(game, s, rand, scorer)
+            s = _heavy_playout(game, s, draw, scorer)
         elif mode == "random":  # draws=mersenne without a random kernel: as before format 3
             while not is_over(s):
                 ms = legal(s)
                 s = step(s, ms[int(rand() * len(ms))])
         else:
-            s = decisive_playout(game, s, rand, anti)
+            s = decisive_playout(game, s, draw, anti)
         return unit_reward(returns(s)[0])
 
     def backup(path: list[Node], r0: float) -> None:

@@ -5,15 +5,17 @@ out of its arrays.
 kernels (``core.hooks.Rows``): UCB1 (decisive expansion, the shuffle on the counter stream) or
 PUCT (every child at once, priors, first-play urgency, root noise), the solver on, leaves valued
 by random or decisive playouts or by an injected evaluator. ``route`` says whether a search may
-run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws=counter``
-(except PUCT with an evaluator, which draws nothing it changes), an evaluator or a playout the
-game has a row kernel for, and numba importable. ``search`` converts the (reused, private)
-root's subtree to arrays, runs the kernel (in chunks of 16 simulations when a clock is read,
-growing the arrays when they fill, stopping at each round's leaves the evaluator must value:
-``search`` is a generator as the Python tree's loop is) and hands the tree back as ``Node``
-objects, the reused ones updated in place and the new ones made with ``Rows.state_of``: the
-table every reader of a ``Tree`` knows. The same key gives the same tree as the Python tree,
-node for node (``properties/test_compiled_tree_props.py``)."""
+run there: the solver on, no progressive bias, UCB1 with decisive moves, ``draws=counter`` or
+``shared`` (except PUCT with an evaluator, which draws nothing it changes), an evaluator or a
+playout the game has a row kernel for (a game without a decisive kernel plays the generic
+decisive playout compiled over its rows, ``mcts_tree.generic_decisive``: only under
+``draws=counter``, which draws it from the simulation's key), and numba importable.
+``search`` converts the (reused, private) root's subtree to arrays, runs the kernel (in chunks
+of 16 simulations when a clock is read, growing the arrays when they fill, stopping at each
+round's leaves the evaluator must value: ``search`` is a generator as the Python tree's loop is)
+and hands the tree back as ``Node`` objects, the reused ones updated in place and the new ones
+made with ``Rows.state_of``: the table every reader of a ``Tree`` knows. The same key gives the
+same tree as the Python tree, node for node (``properties/test_compiled_tree_props.py``)."""
 
 from __future__ import annotations
 
@@ -59,8 +61,8 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
         or not agent.solver
         or not (puct or agent.decisive)
         # PUCT with an evaluator and no playouts draws nothing the option changes; the others
-        # shuffle or play out
-        or (agent.draws != "counter" and (plays or not puct))
+        # shuffle or play out (draws=shared shuffles on the counter stream as counter does)
+        or (agent.draws not in ("counter", "shared") and (plays or not puct))
     ):
         return None
     rows = rows_of(game)
@@ -74,9 +76,27 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     mode, fast_random, fast_decisive = _playout_kernels(game, agent.playout, "counter")
     if mode == "random" and fast_random is not None:
         return rows, int(kernel.RANDOM)
-    if fast_decisive is not None and rows.decisive0 is not None:
-        return rows, int(kernel.ANTIDECISIVE if mode == "antidecisive" else kernel.DECISIVE)
-    return None
+    if mode not in ("decisive", "antidecisive"):
+        return None
+    code = int(kernel.ANTIDECISIVE if mode == "antidecisive" else kernel.DECISIVE)
+    if fast_decisive is not None:
+        # the game's decisive hook: compiled where it has the row kernel
+        return (rows, code) if rows.decisive0 is not None else None
+    # the generic loop, compiled over the rows where each playout draws from its simulation's
+    # key (draws=shared draws them all from the search's one generator)
+    generic = rows.returns is not None and rows.max_moves <= kernel.GENERIC_MOVES
+    return (rows, code) if generic and agent.draws == "counter" else None
+
+
+def _decisive0(rows: Rows, mode: int) -> Any:
+    """The tree's ``decisive0``: the game's decisive kernel, else (a decisive ``mode`` that
+    ``route`` let through) the generic decisive playout compiled over its rows."""
+    kt = _kernel()
+    if rows.decisive0 is not None:
+        return rows.decisive0
+    if mode == kt.RANDOM:
+        return kt.no_decisive
+    return kt.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
 
 
 def _kernel() -> Any:
@@ -132,8 +152,7 @@ def search(
     pend = np.zeros((leaves, kt.PEND_COLUMNS), np.int64)
     paths = np.empty((leaves, game.spec.max_length + 2), np.int64)
     run = kt.tree(
-        rows.legal, rows.step, rows.player, rows.reward0, rows.playout0,
-        rows.decisive0 if rows.decisive0 is not None else kt.no_decisive,
+        rows.legal, rows.step, rows.player, rows.reward0, rows.playout0, _decisive0(rows, mode),
         rows.ending if rows.ending is not None else rows.legal,
     )  # fmt: skip
     puct = agent.select == "puct"

@@ -86,6 +86,10 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
             "alphazero": MappingProxyType({"gradients": "autodiff"}),
         }
     ),
+    # version 4 -> 5: a generic decisive or heavy playout (a game without a decisive kernel of
+    # its own: Tron's default) draws from its simulation's key, as rollout_evaluator's does,
+    # instead of the search's one generator: what Tron's compiled decisive0 plays
+    MappingProxyType({"mcts": MappingProxyType({"draws": "shared"})}),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

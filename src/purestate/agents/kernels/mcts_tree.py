@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from purestate.core.compiled import jit, jit_bound
 from purestate.core.memo import memo
-from purestate.games.kernels.stream import draw
+from purestate.games.kernels.stream import draw, seed
 
 # columns of ``ints``
 N, MOVER, PLAYER, MOVE, FIRST, NEXT, LAST, USTART, UCOUNT = range(9)
@@ -79,6 +79,7 @@ reward0: Any = None
 playout0: Any = None
 decisive0: Any = None
 ending: Any = None
+returns: Any = None
 
 
 @memo(size=None, why="one compiled tree per game's row functions: a handful per process")
@@ -100,6 +101,78 @@ def tree(
 def no_decisive(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
     """The ``decisive0`` argument of a game without a decisive kernel (never called)."""
     return 0.0
+
+
+GENERIC_MOVES = 256
+"""The most legal moves a game may have for ``generic_decisive`` (its move buffers' size)."""
+
+
+@memo(size=None, why="one compiled playout per game's row functions: a handful per process")
+def generic_decisive(legal: Any, step: Any, player_of: Any, reward0: Any, returns: Any) -> Any:
+    """``_generic_decisive0`` compiled for one game's row functions (``Rows.returns`` among
+    them; ``Rows.max_moves`` at most ``GENERIC_MOVES``): the ``decisive0`` of a game without
+    a decisive kernel of its own."""
+    fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0,
+           "returns": returns}  # fmt: skip
+    first_win = jit_bound(_first_win, fns)
+    return jit_bound(_generic_decisive0, {**fns, "_first_win": first_win})
+
+
+def _first_win(
+    row: npt.NDArray[np.int64],
+    moves: npt.NDArray[np.int64],
+    count: int,
+    q: int,
+    scratch: npt.NDArray[np.int64],
+) -> int:
+    # the index of the first of the ``count`` moves that ends the game with its mover ``q``
+    # above 0, or -1
+    for i in range(count):
+        step(row, moves[i], scratch)
+        if player_of(scratch) < 0 and returns(scratch, q) > 0.0:
+            return i
+    return -1
+
+
+def _generic_decisive0(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
+    """Player 0's reward at the end of ``mcts.decisive_playout``'s game from the row (over or
+    not) with the draws of the counter stream of key ``k`` (passed as ``compiled.as_int64``):
+    each ply the first legal move that wins at once, else legal move ``int(r * count)``; with
+    ``anti``, the first from there on, cyclically, after which the opponent cannot win at once,
+    if any (a template: ``generic_decisive`` binds the game's row functions)."""
+    s = seed(k)
+    j = 0
+    moves = np.empty(GENERIC_MOVES, np.int64)
+    replies = np.empty(GENERIC_MOVES, np.int64)
+    board = row.copy()
+    child = np.empty_like(row)
+    scratch = np.empty_like(row)
+    while True:
+        p = player_of(board)
+        if p < 0:
+            return float(reward0(board))
+        n = legal(board, moves)
+        chosen = _first_win(board, moves, n, p, child)
+        if chosen < 0:
+            start = int(draw(s, j) * n)
+            j += 1
+            chosen = start
+            if anti:
+                for t in range(n):
+                    i = (start + t) % n
+                    step(board, moves[i], child)
+                    q = player_of(child)
+                    if q < 0:
+                        if returns(child, p) < 0.0:
+                            continue
+                    elif q != p:
+                        count = legal(child, replies)
+                        if _first_win(child, replies, count, q, scratch) >= 0:
+                            continue
+                    chosen = i
+                    break
+        step(board, moves[chosen], child)
+        board, child = child, board
 
 
 @jit
