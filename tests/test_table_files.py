@@ -24,7 +24,7 @@ from purestate.core.game import Game
 from purestate.core.keys import key
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError
-from purestate.io.tables import load_table, save_table
+from purestate.io.tables import load_table, save_table, table_player
 
 TTT = purestate.make("tictactoe")
 DOTS = purestate.make("dots_and_boxes")
@@ -616,3 +616,15 @@ def test_a_table_from_before_game_specs_loads_and_names_its_game_by_name(tmp_pat
     assert load_table(path, TTT, purestate.agent("menace")).seat == 0
     result = CliRunner().invoke(app, ["evaluate", "--table", str(path), "--games", "2", "--json"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_table_player_is_its_path_and_the_spec_after_the_last_question_mark() -> None:
+    # one spelling for the tournament's entrants and the browser's opponents
+    assert table_player("table:runs/a/table.npz") == ("runs/a/table.npz", None)
+    assert table_player("table:runs/a?b/table.npz?alphazero:leaves=8") == (
+        "runs/a?b/table.npz",
+        "alphazero:leaves=8",
+    )
+    assert table_player("table:t.json?") == ("t.json", "")
+    with pytest.raises(ValueError, match="table:PATH"):
+        table_player("menace:preset=michie")

@@ -165,8 +165,16 @@ def test_a_saved_table_is_an_opponent(client: TestClient) -> None:
         "opponent": "table:sp/table.json as menace:preset=michie",
     }
     assert client.post("/api/play", json=same).json()["opponent"] == "menace:preset=michie"
+    # the tournament's spelling, table:PATH?SPEC, lays the options over the file's agent too
+    asked = {**same, "opponent": "table:sp/table.json?menace:preset=michie"}
+    assert client.post("/api/play", json=asked).json()["opponent"] == "menace:preset=michie"
     refused(client.post("/api/play", json={"opponent": "table:sp/table.json as qlearning"}),
             400, "needs")  # fmt: skip
+    refused(client.post("/api/play", json={"opponent": "table:sp/table.json?qlearning"}),
+            400, "needs")  # fmt: skip
+    # the path before the last "?" stays inside the runs folder
+    refused(client.post("/api/play", json={"opponent": "table:../../etc/passwd?menace"}),
+            400, "")  # fmt: skip
     refused(client.post("/api/play", json={"opponent": "table:sp/games.jsonl"}), 400, "")
     refused(client.post("/api/play", json={"opponent": "table:sp/none.json"}), 404, "no table")
 

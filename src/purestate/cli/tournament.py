@@ -40,7 +40,7 @@ from purestate.experiments.tournament import (
 from purestate.io.files import write_atomic, write_json
 from purestate.io.records import records_text
 from purestate.io.runs import run_folder
-from purestate.io.tables import TABLE_PLAYER
+from purestate.io.tables import TABLE_PLAYER, table_player
 
 TOURNAMENT_FILES = ("standings.json", "pairs.csv", "games.jsonl")
 """What a tournament folder holds (``--force`` removes exactly these)."""
@@ -139,10 +139,9 @@ def tournament_command(
 
 
 TRAINED = TABLE_PLAYER
-"""How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``)."""
-OVER = "?"
-"""What parts a trained entrant's path from the spec laid over its file's agent:
-``table:PATH?SPEC``, as ``--agent`` beside ``--table`` does for ``evaluate``."""
+"""How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``), or
+``table:PATH?SPEC`` with a spec laid over its file's agent (``io.tables.table_player``), as
+``--agent`` beside ``--table`` does for ``evaluate``."""
 
 
 def entrant(spec: str, game: Any, explore: bool) -> Any:
@@ -155,10 +154,8 @@ def entrant(spec: str, game: Any, explore: bool) -> Any:
     """
     if not spec.startswith(TRAINED):
         return agent_from(spec) if explore else greedy_agent(agent_from(spec))
-    # the last "?": a spec never holds one, a path might
-    named, over, laid = spec.removeprefix(TRAINED).rpartition(OVER)
-    path = Path(named if over else laid)
-    learner, loaded = table_from(path, game, laid if over else None)
+    named, laid = table_player(spec)
+    learner, loaded = table_from(Path(named), game, laid)
     trained = Trained(learner if explore else greedy_agent(learner), loaded.table, spec)
     if not all(supports_seat(trained, loaded.table, seat) for seat in (0, 1)):
         raise UserError(f"{spec}: a table for one seat; a tournament alternates the seats")

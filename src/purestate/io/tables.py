@@ -55,7 +55,24 @@ _RESERVED = ("format", "game", "game_spec", "agent", "seat", "games")
 TABLE_PLAYER = "table:"
 """How a player is named by the table file it plays from, wherever agents are named by spec:
 ``table:PATH`` in a tournament's entrants, ``table:RUN/table.json`` as the browser's opponent
-(inside its runs folder)."""
+(inside its runs folder); ``table:PATH?SPEC`` lays ``SPEC`` over the file's agent
+(``table_player``)."""
+
+TABLE_OPTIONS = "?"
+"""What separates a table player's path from the spec laid over its agent: the last ``?`` (a
+spec never holds one; a path might)."""
+
+
+def table_player(text: str) -> tuple[str, str | None]:
+    """The path and the laid-over spec (None for none) of ``table:PATH`` or ``table:PATH?SPEC``.
+
+    Raises:
+        ValueError: text that does not start with ``TABLE_PLAYER``.
+    """
+    if not text.startswith(TABLE_PLAYER):
+        raise ValueError(f"a table player is named {TABLE_PLAYER}PATH, not {text!r}")
+    path, over, laid = text.removeprefix(TABLE_PLAYER).rpartition(TABLE_OPTIONS)
+    return (path, laid) if over else (laid, None)
 
 
 @frozen

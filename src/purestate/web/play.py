@@ -25,7 +25,7 @@ from purestate.core.spec import SpecError
 from purestate.drawing import svg
 from purestate.io.files import FileFormatError
 from purestate.io.solutions import cache_path, load_or_solve
-from purestate.io.tables import TABLE_PLAYER, load_table, load_table_agent
+from purestate.io.tables import TABLE_PLAYER, load_table, load_table_agent, table_player
 from purestate.solve import memoised
 from purestate.web.budget import Budget, require_quick_solve, solving_note
 from purestate.web.errors import NotFound, WebError
@@ -82,12 +82,12 @@ def opponent_of(
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
     try:
         if spec.startswith(TABLE_PREFIX):
-            name, _, override = spec[len(TABLE_PREFIX) :].partition(" as ")
+            name, override = _table_opponent(spec)
             path = inside(runs, name.strip())
             if not path.is_file():
                 raise NotFound(f"no table file {name.strip()!r} in the runs folder")
-            if override.strip():
-                bot = clocked(override.strip())
+            if override:
+                bot = clocked(override)
                 loaded = load_table(path, game, bot)
             else:
                 bot, loaded = load_table_agent(path, game, clocked)
@@ -101,6 +101,16 @@ def opponent_of(
         raise WebError(str(e).replace(str(runs.resolve()), "<runs>")) from None
     except (SpecError, ValueError) as e:
         raise WebError(str(e)) from None
+
+
+def _table_opponent(spec: str) -> tuple[str, str]:
+    """The table's name in the runs folder and the spec laid over its agent ("" for none):
+    ``table:NAME?SPEC``, as a tournament's entrants write it, or ``table:NAME as SPEC``, the
+    browser's first spelling."""
+    name, laid = table_player(spec)
+    if laid is None:
+        name, _, laid = name.partition(" as ")
+    return name, laid.strip()
 
 
 def solved_on_disk(game: Game[Any, Any]) -> bool:
