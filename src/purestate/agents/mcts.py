@@ -972,7 +972,7 @@ def _simulations(
     legal, step, is_over = game.legal, game.step, game.is_over
     to_move, returns = game.to_move, game.returns
     counter = agent.draws in ("counter", "shared")
-    # each generic decisive or heavy playout from its own simulation's generator
+    # each generic decisive or heavy playout on its own simulation's key
     keyed = agent.draws == "counter"
     if counter:
         # the shuffle draws from its own key's counter stream (as the compiled tree does); the
