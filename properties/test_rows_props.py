@@ -157,10 +157,14 @@ def test_the_generic_decisive_playout_compiled_is_the_generic_loop(
     tree = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
     assert tree is not None and rows.returns is not None
     assert rows.max_moves <= tree.GENERIC_MOVES
-    play = tree.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
     expected = game.returns(decisive_playout(game, s, K.stream(k), anti))
-    assert play(row, compiled.as_int64(k), anti) == unit_reward(expected[0])
-    assert np.array_equal(row, rows.row_of(s))  # the row is left as it was
+    # looking for wins among the game's ending moves, and (a game without them) among all
+    for ending in {rows.ending or rows.legal, rows.legal}:
+        play = tree.generic_decisive(
+            rows.legal, rows.step, rows.player, rows.reward0, rows.returns, ending
+        )
+        assert play(row, compiled.as_int64(k), anti) == unit_reward(expected[0])
+        assert np.array_equal(row, rows.row_of(s))  # the row is left as it was
 
 
 @with_rows

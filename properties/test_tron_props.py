@@ -412,7 +412,9 @@ def test_tron_rows_are_the_rules_deep_into_a_game(game_states: Any, k: Any) -> N
     assert rows.playout0(rows.row_of(s), compiled.as_int64(k)) == unit_reward(expected[0])
     tree = compiled.kernels("mcts_tree", compiled.AGENT_KERNELS)
     assert tree is not None
-    decisive = tree.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
+    decisive = tree.generic_decisive(
+        rows.legal, rows.step, rows.player, rows.reward0, rows.returns, rows.ending
+    )
     # every position of the game, each with every move: a crash, a collision of the heads or a
     # swap needs the heads close, which the last position alone seldom has
     for s in states:

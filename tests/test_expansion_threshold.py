@@ -150,3 +150,23 @@ def test_a_mixed_value_is_the_networks_and_a_playouts_weighted() -> None:
     for (p, v), (_, z), (pm, vm) in zip(plain, rolled, mixed, strict=True):
         assert pm == p  # the priors stay the network's
         assert vm == pytest.approx(0.75 * v + 0.25 * z, abs=1e-12)
+
+
+def test_alphazero_draws_shared_is_format_4s_playouts_on_a_game_without_kernels() -> None:
+    # tic-tac-toe plays the generic decisive playout: draws=shared reaches the evaluator's
+    # playouts (each key's generator) and the search's (its one generator), as format 4 did
+    agent = alphazero()
+    shared = purestate.agent(SMALL + ",mix=0.5,draws=shared")
+    assert shared.draws == "shared" and "draws" not in agent.spec
+    assert purestate.agent(shared.spec) == shared
+    assert shared.searcher(False).draws == "shared" and agent.searcher(False).draws == "counter"
+    table = shared.with_network(TTT, shared.initial_table(TTT, 0), keys.key(3))
+    states, ks = [TTT.initial()] * 8, [keys.key(i) for i in range(8)]
+    plain = attrs.evolve(shared, mix=0.0).evaluator(table)(TTT, states, ks)
+    for draws, made in (("shared", shared), ("counter", attrs.evolve(shared, draws="counter"))):
+        rolled = rollout_evaluator("auto", draws=draws)(TTT, states, ks)  # type: ignore[arg-type]
+        mixed = made.evaluator(table)(TTT, states, ks)
+        for (_, v), (_, z), (_, vm) in zip(plain, rolled, mixed, strict=True):
+            assert vm == pytest.approx(0.5 * v + 0.5 * z, abs=1e-12)
+    with pytest.raises(ValueError, match="draws"):
+        purestate.agent(SMALL + ",draws=mersenne")

@@ -17,6 +17,8 @@ from purestate.agents.mcts import (
     Tree,
     best_child,
     counter_shuffle,
+    decisive_playout,
+    rollout_evaluator,
     search_many,
     shuffle,
     unit_reward,
@@ -426,6 +428,39 @@ def test_draws_shared_plays_tron_as_format_4_did() -> None:
     assert trees["shared", True] == trees["shared", False] == old
     assert trees["counter", True] == trees["counter", False] != old
     assert history.defaults_then("mcts", 4) == {"draws": "shared"}
+
+
+def test_draws_shared_evaluates_and_thresholds_as_format_4_did() -> None:
+    # alphazero's mix (rollout_evaluator) and expand_at playouts on games without a decisive
+    # kernel: format 4 drew the evaluator's from each key's generator and the threshold's from
+    # the search's one generator; draws=shared gives both back (as main at 041e2a2 played them)
+    old_values = {
+        "tictactoe": [1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0],
+        "dots_and_boxes:rows=2,cols=2": [1.0, -1.0, 1.0, -1.0, -1.0, -1.0, 0.0, 1.0],
+        "tron:map=small_room": [1.0, 1.0, -1.0, -1.0, -1.0, 1.0, -1.0, -1.0],
+    }
+    ks = [keys.key(i) for i in range(8)]
+    for spec, old in old_values.items():
+        game = purestate.make(spec)
+        states = [game.initial()] * 8
+        shared = rollout_evaluator("auto", draws="shared")(game, states, ks)
+        assert [v for _, v in shared] == old
+        today = rollout_evaluator("auto")(game, states, ks)
+        returns = [
+            game.returns(decisive_playout(game, s, keys.stream(k), False))[game.to_move(s)]
+            for s, k in zip(states, ks, strict=True)
+        ]
+        assert [v for _, v in today] == [max(-1.0, min(1.0, r)) for r in returns]  # clipped
+    ttt = purestate.make("tictactoe")
+    old_visits = [(0, 39), (1, 6), (2, 39), (3, 66), (4, 12), (5, 23), (6, 10), (7, 1), (8, 3)]
+    for draws in ("shared", "counter"):
+        evaluator = rollout_evaluator("auto", draws=draws)  # type: ignore[arg-type]
+        agent = MCTS(simulations=200, select="puct", expand_at=4, evaluator=evaluator, draws=draws)  # type: ignore[arg-type]
+        tree = agent.search(ttt, Tree(), ttt.initial(), keys.key(3))
+        assert tree.root is not None
+        visits = sorted((c.move, c.n) for c in tree.root.children)
+        assert (visits == old_visits) == (draws == "shared")
+    assert history.defaults_then("alphazero", 4) == {"draws": "shared"}
 
 
 def test_a_game_ending_draw_does_not_prove_a_node_that_has_other_moves() -> None:

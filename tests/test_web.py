@@ -43,8 +43,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--seed", "1", "--jobs", "1", "--out", str(root / "tour"))  # fmt: skip
     cli("sweep", "--grid", "menace:preset=michie", "--seeds", "0-1", "--games", "10", "--jobs", "1",
         "--out", str(root / "sweep"))  # fmt: skip
-    cli("selfplay", "--agent", "qlearning", "--opponent", "random", "--games", "40", "--seed", "2",
-        "--no-plot", "--out", str(root / "ql"))  # fmt: skip
+    # an option the table's agent keeps when the browser lays others over it
+    cli("selfplay", "--agent", "qlearning:alpha=0.3", "--opponent", "random", "--games", "40",
+        "--seed", "2", "--no-plot", "--out", str(root / "ql"))  # fmt: skip
     cli("selfplay", "--opponent", "self", "--seat", "second", "--games", "25", "--seed", "4",
         "--no-plot", "--out", str(root / "two"))  # fmt: skip
     cli("tron", "run", "--bots", "random", "random", "--map", "small_room", "--games", "2",
@@ -165,16 +166,23 @@ def test_a_saved_table_is_an_opponent(client: TestClient) -> None:
         "opponent": "table:sp/table.json as menace:preset=michie",
     }
     assert client.post("/api/play", json=same).json()["opponent"] == "menace:preset=michie"
-    # the tournament's spelling, table:PATH?SPEC, lays the options over the file's agent too
-    asked = {**same, "opponent": "table:sp/table.json?menace:preset=michie"}
-    assert client.post("/api/play", json=asked).json()["opponent"] == "menace:preset=michie"
+    # the tournament's spelling, table:PATH?SPEC, lays options over the file's agent (its
+    # alpha=0.3 kept); " as SPEC" plays the table with SPEC's agent instead
+    laid = {"game": "tictactoe", "opponent": "table:ql/table.json?qlearning:epsilon=0.05"}
+    assert client.post("/api/play", json=laid).json()["opponent"] == (
+        "qlearning:alpha=0.3,epsilon=0.05"
+    )
+    replaced = {**laid, "opponent": "table:ql/table.json as qlearning:epsilon=0.05"}
+    assert client.post("/api/play", json=replaced).json()["opponent"] == "qlearning:epsilon=0.05"
     refused(client.post("/api/play", json={"opponent": "table:sp/table.json as qlearning"}),
             400, "needs")  # fmt: skip
     refused(client.post("/api/play", json={"opponent": "table:sp/table.json?qlearning"}),
             400, "needs")  # fmt: skip
+    refused(client.post("/api/play", json={"opponent": "table:sp/table.json?menace:beads=x"}),
+            400, "beads")  # fmt: skip
     # the path before the last "?" stays inside the runs folder
     refused(client.post("/api/play", json={"opponent": "table:../../etc/passwd?menace"}),
-            400, "")  # fmt: skip
+            400, "only names inside the runs folder")  # fmt: skip
     refused(client.post("/api/play", json={"opponent": "table:sp/games.jsonl"}), 400, "")
     refused(client.post("/api/play", json={"opponent": "table:sp/none.json"}), 404, "no table")
 
@@ -526,7 +534,7 @@ def test_time_travel_shows_trains_menace_table_after_k_games(
 
 @pytest.mark.parametrize("k", [0, 1, 23, 40])
 def test_time_travel_shows_q_values_after_k_games(client: TestClient, k: int) -> None:
-    sp = Selfplay("tictactoe", "qlearning", "random", 0, 2)
+    sp = Selfplay("tictactoe", "qlearning:alpha=0.3", "random", 0, 2)
     table = library_run(sp, k)[1][0]
     q = sp.agents()[0].table_to_json(sp.make_game(), table)["q"]
     got = client.get(f"/api/runs/ql/table/{k}").json()

@@ -96,6 +96,12 @@ from the search's generator: runs of format 3) or ``mersenne`` (all from the sea
 runs before format 3). The last two also prove a new node from its game-ending children before
 its other moves are listed, as runs before format 4 did."""
 
+KeyedDraws = Literal["counter", "shared"]
+"""What the generic decisive and heavy playouts of ``playout_returns`` (and so
+``rollout_evaluator``) draw from, given a key: ``counter`` (``keys.stream(key)``, as a search with
+``draws=counter`` plays them) or ``shared`` (``keys.generator(key)``, as run format 4 drew them;
+``alphazero:draws=shared``)."""
+
 _NONE = -1  # the mover of the root, which nobody moved into
 
 
@@ -774,6 +780,7 @@ def check_priors(priors: Sequence[float], moves: int) -> None:
 def rollout_evaluator(
     playout: Literal["auto", "random", "decisive", "antidecisive", "heavy"] = "random",
     scorer: MoveScores | None = None,
+    draws: KeyedDraws = "counter",
 ) -> Evaluator:
     """An evaluator from playouts: uniform priors and the return of one playout per state.
 
@@ -784,6 +791,7 @@ def rollout_evaluator(
     Args:
         playout: The playout mode, as the ``playout`` option (``heavy`` needs ``scorer``).
         scorer: The per-move scores of heavy playouts.
+        draws: What the generic decisive and heavy playouts draw from (``playout_returns``).
     """
 
     # the playout of the last game evaluated, looked up once rather than once per call (a
@@ -794,7 +802,7 @@ def rollout_evaluator(
         game: Game[Any, Any], states: Sequence[Any], leaf_keys: Sequence[Key]
     ) -> list[Evaluation]:
         if not last or last[0][0] is not game:
-            last[:] = [(game, playout_returns(game, playout, scorer))]
+            last[:] = [(game, playout_returns(game, playout, scorer, draws))]
         play = last[0][1]
         out: list[Evaluation] = []
         for s, k in zip(states, leaf_keys, strict=True):
@@ -822,14 +830,17 @@ def playout_returns(
     game: Game[Any, Any],
     playout: Literal["auto", "random", "decisive", "antidecisive", "heavy"],
     scorer: MoveScores | None = None,
+    draws: KeyedDraws = "counter",
 ) -> PlayoutReturns:
     """The playout of mode ``playout`` on ``game`` as a function of a state and a key.
 
     The game's kernels where the search uses them (with ``auto`` resolved as the search does),
-    else the generic loops drawing from ``keys.stream(key)``: the playouts a search with
-    ``draws=counter`` plays.
+    else the generic decisive and heavy loops drawing from ``keys.stream(key)``: the playouts a
+    search with ``draws=counter`` plays (``draws="shared"``: from ``keys.generator(key)``, what
+    this function drew in run format 4).
     """
     mode, fast_random, fast_decisive = _playout_kernels(game, playout)
+    rand_of = keys.stream if draws == "counter" else lambda k: keys.generator(k).random
     if fast_random is not None:
         return fast_random
     if fast_decisive is not None:
@@ -841,9 +852,9 @@ def playout_returns(
         if scorer is None:
             raise ValueError("heavy playouts need per-move scores")
         chosen = scorer
-        return lambda s, k: game.returns(_heavy_playout(game, s, keys.stream(k), chosen))
+        return lambda s, k: game.returns(_heavy_playout(game, s, rand_of(k), chosen))
     anti_ = mode == "antidecisive"
-    return lambda s, k: game.returns(decisive_playout(game, s, keys.stream(k), anti_))
+    return lambda s, k: game.returns(decisive_playout(game, s, rand_of(k), anti_))
 
 
 def _playout_kernels(

@@ -84,7 +84,11 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
         return (rows, code) if rows.decisive0 is not None else None
     # the generic loop, compiled over the rows where each playout draws from its simulation's
     # key (draws=shared draws them all from the search's one generator)
-    generic = rows.returns is not None and rows.max_moves <= kernel.GENERIC_MOVES
+    generic = (
+        rows.decisive0 is None  # a decisive row kernel plays the game's hook, which it lacks
+        and rows.returns is not None
+        and rows.max_moves <= kernel.GENERIC_MOVES
+    )
     return (rows, code) if generic and agent.draws == "counter" else None
 
 
@@ -96,7 +100,10 @@ def _decisive0(rows: Rows, mode: int) -> Any:
         return rows.decisive0
     if mode == kt.RANDOM:
         return kt.no_decisive
-    return kt.generic_decisive(rows.legal, rows.step, rows.player, rows.reward0, rows.returns)
+    ending = rows.ending if rows.ending is not None else rows.legal
+    return kt.generic_decisive(
+        rows.legal, rows.step, rows.player, rows.reward0, rows.returns, ending
+    )
 
 
 def _kernel() -> Any:

@@ -87,9 +87,16 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
         }
     ),
     # version 4 -> 5: a generic decisive or heavy playout (a game without a decisive kernel of
-    # its own: Tron's default) draws from its simulation's key, as rollout_evaluator's does,
-    # instead of the search's one generator: what Tron's compiled decisive0 plays
-    MappingProxyType({"mcts": MappingProxyType({"draws": "shared"})}),
+    # its own: tic-tac-toe's, dots and boxes' and Tron's default) draws from the counter stream
+    # of its simulation's key, in the search and in rollout_evaluator alike, instead of the
+    # search's one generator and the evaluator's per-key generator: what the compiled tree
+    # plays over the rows; alphazero's threshold and mix playouts with them
+    MappingProxyType(
+        {
+            "mcts": MappingProxyType({"draws": "shared"}),
+            "alphazero": MappingProxyType({"draws": "shared"}),
+        }
+    ),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

@@ -82,15 +82,15 @@ def opponent_of(
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
     try:
         if spec.startswith(TABLE_PREFIX):
-            name, override = _table_opponent(spec)
+            name, laid, replaced = _table_opponent(spec)
             path = inside(runs, name.strip())
             if not path.is_file():
                 raise NotFound(f"no table file {name.strip()!r} in the runs folder")
-            if override:
-                bot = clocked(override)
+            if replaced:
+                bot = clocked(replaced)
                 loaded = load_table(path, game, bot)
             else:
-                bot, loaded = load_table_agent(path, game, clocked)
+                bot, loaded = load_table_agent(path, game, clocked, laid or None)
             if not supports_seat(bot, loaded.table, seat):
                 raise WebError(f"{name.strip()}: this table plays the other seat")
             return greedy_agent(bot), loaded.table
@@ -103,14 +103,16 @@ def opponent_of(
         raise WebError(str(e)) from None
 
 
-def _table_opponent(spec: str) -> tuple[str, str]:
-    """The table's name in the runs folder and the spec laid over its agent ("" for none):
-    ``table:NAME?SPEC``, as a tournament's entrants write it, or ``table:NAME as SPEC``, the
-    browser's first spelling."""
+def _table_opponent(spec: str) -> tuple[str, str, str]:
+    """The table's name in the runs folder, the spec laid over its agent and the spec that
+    replaces it ("" for none): ``table:NAME?SPEC`` lays options over the file's agent, as a
+    tournament's entrants and ``--agent`` beside ``--table`` do; ``table:NAME as SPEC``, the
+    browser's first spelling, plays the table with the agent ``SPEC`` instead."""
+    if " as " in spec:
+        name, _, replaced = spec.removeprefix(TABLE_PREFIX).partition(" as ")
+        return name, "", replaced.strip()
     name, laid = table_player(spec)
-    if laid is None:
-        name, _, laid = name.partition(" as ")
-    return name, laid.strip()
+    return name, (laid or "").strip(), ""
 
 
 def solved_on_disk(game: Game[Any, Any]) -> bool:

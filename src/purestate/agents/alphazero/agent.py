@@ -39,6 +39,7 @@ from purestate.agents.alphazero.network import ALONE, CHUNK, Gradients, Shape, j
 from purestate.agents.alphazero.training import Examples, Losses
 from purestate.agents.mcts import (
     MCTS,
+    KeyedDraws,
     Tree,
     check_expand_at,
     check_leaves,
@@ -192,6 +193,11 @@ class AlphaZero:
         mix: The weight λ of a playout in a leaf's value (AlphaGo's mixed evaluation): the
             network's value times ``1 - λ`` plus λ times the result of one ``mcts`` playout
             from the leaf with its simulation's key. 0 (the default) is the network alone.
+        draws: What the playouts of ``expand_at`` and ``mix`` draw from on a game without a
+            playout kernel of its own (tic-tac-toe, dots and boxes, Tron): ``counter`` (each
+            from its simulation's key, as ``mcts`` plays them) or ``shared`` (the search's one
+            generator below the threshold, the leaf key's generator in ``mix``: what runs of
+            format 4 drew, ``core.history``).
     """
 
     simulations: int = 64
@@ -212,6 +218,7 @@ class AlphaZero:
     leaves: int = 1
     expand_at: int = 1
     mix: float = 0.0
+    draws: KeyedDraws = "counter"
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
@@ -369,7 +376,7 @@ class AlphaZero:
         if not self.mix:
             return lambda game, states, ks: evaluations(game, table, states, rows, weights)
         lam = self.mix
-        playouts = rollout_evaluator("auto")
+        playouts = rollout_evaluator("auto", draws=self.draws)
 
         def mixed(game: Game[Any, Any], states: Sequence[Any], ks: Sequence[Key]) -> list[Any]:
             found = evaluations(game, table, states, rows, weights)
@@ -394,6 +401,7 @@ class AlphaZero:
             alpha=self.alpha,
             leaves=leaves,
             expand_at=self.expand_at,
+            draws=self.draws,
             clock=self._clock,
         )
 

@@ -108,12 +108,14 @@ GENERIC_MOVES = 256
 
 
 @memo(size=None, why="one compiled playout per game's row functions: a handful per process")
-def generic_decisive(legal: Any, step: Any, player_of: Any, reward0: Any, returns: Any) -> Any:
+def generic_decisive(
+    legal: Any, step: Any, player_of: Any, reward0: Any, returns: Any, ending: Any
+) -> Any:
     """``_generic_decisive0`` compiled for one game's row functions (``Rows.returns`` among
-    them; ``Rows.max_moves`` at most ``GENERIC_MOVES``): the ``decisive0`` of a game without
-    a decisive kernel of its own."""
+    them, ``ending`` ``legal`` where the game has none; ``Rows.max_moves`` at most
+    ``GENERIC_MOVES``): the ``decisive0`` of a game without a decisive kernel of its own."""
     fns = {"legal": legal, "step": step, "player_of": player_of, "reward0": reward0,
-           "returns": returns}  # fmt: skip
+           "returns": returns, "ending": ending}  # fmt: skip
     first_win = jit_bound(_first_win, fns)
     return jit_bound(_generic_decisive0, {**fns, "_first_win": first_win})
 
@@ -125,12 +127,11 @@ def _first_win(
     q: int,
     scratch: npt.NDArray[np.int64],
 ) -> int:
-    # the index of the first of the ``count`` moves that ends the game with its mover ``q``
-    # above 0, or -1
+    # the first of the ``count`` moves that ends the game with its mover ``q`` above 0, or -1
     for i in range(count):
         step(row, moves[i], scratch)
         if player_of(scratch) < 0 and returns(scratch, q) > 0.0:
-            return i
+            return int(moves[i])
     return -1
 
 
@@ -139,10 +140,13 @@ def _generic_decisive0(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
     not) with the draws of the counter stream of key ``k`` (passed as ``compiled.as_int64``):
     each ply the first legal move that wins at once, else legal move ``int(r * count)``; with
     ``anti``, the first from there on, cyclically, after which the opponent cannot win at once,
-    if any (a template: ``generic_decisive`` binds the game's row functions)."""
+    if any (a template: ``generic_decisive`` binds the game's row functions). Only the moves
+    ``ending`` lists can end the game, so only those are stepped to look for a win: the same
+    moves in the same order as stepping every legal one, as the pure loop does."""
     s = seed(k)
     j = 0
     moves = np.empty(GENERIC_MOVES, np.int64)
+    ends = np.empty(GENERIC_MOVES, np.int64)
     replies = np.empty(GENERIC_MOVES, np.int64)
     board = row.copy()
     child = np.empty_like(row)
@@ -151,27 +155,27 @@ def _generic_decisive0(row: npt.NDArray[np.int64], k: int, anti: bool) -> float:
         p = player_of(board)
         if p < 0:
             return float(reward0(board))
-        n = legal(board, moves)
-        chosen = _first_win(board, moves, n, p, child)
+        chosen = _first_win(board, ends, ending(board, ends), p, child)
         if chosen < 0:
+            n = legal(board, moves)
             start = int(draw(s, j) * n)
             j += 1
-            chosen = start
+            chosen = moves[start]
             if anti:
                 for t in range(n):
-                    i = (start + t) % n
-                    step(board, moves[i], child)
+                    m = moves[(start + t) % n]
+                    step(board, m, child)
                     q = player_of(child)
                     if q < 0:
                         if returns(child, p) < 0.0:
                             continue
                     elif q != p:
-                        count = legal(child, replies)
+                        count = ending(child, replies)
                         if _first_win(child, replies, count, q, scratch) >= 0:
                             continue
-                    chosen = i
+                    chosen = m
                     break
-        step(board, moves[chosen], child)
+        step(board, chosen, child)
         board, child = child, board
 
 
