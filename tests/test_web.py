@@ -180,6 +180,9 @@ def test_a_saved_table_is_an_opponent(client: TestClient) -> None:
             400, "needs")  # fmt: skip
     refused(client.post("/api/play", json={"opponent": "table:sp/table.json?menace:beads=x"}),
             400, "beads")  # fmt: skip
+    # " as " inside a path is the path's under the ?SPEC spelling: no such table here
+    refused(client.post("/api/play", json={"opponent": "table:sp as x/table.json?menace"}),
+            404, "no table file 'sp as x/table.json'")  # fmt: skip
     # the path before the last "?" stays inside the runs folder
     refused(client.post("/api/play", json={"opponent": "table:../../etc/passwd?menace"}),
             400, "only names inside the runs folder")  # fmt: skip

@@ -393,8 +393,9 @@ class Rows:
         max_moves: an upper bound on ``len(legal(state))`` over every state (array sizes).
         row_of: ``row_of(state)``: the state's row (a new 1-d int64 numpy array), in Python.
         state_of: ``state_of(row)``: the state again (equal to the one ``row_of`` was given).
-        legal: jitted ``legal(row, out) -> count``: writes the legal moves (ints), in the order
-            of ``game.legal(state)``, to ``out[:count]``; 0 when the game is over.
+        legal: jitted ``legal(row, out) -> count``: writes the legal moves (non-negative ints:
+            the kernels mark "no move" with -1), in the order of ``game.legal(state)``, to
+            ``out[:count]``; 0 when the game is over.
         step: jitted ``step(row, move, out)``: writes the successor's row to ``out`` (another
             row; ``row`` unchanged). Only ever called with a legal move.
         player: jitted ``player(row) -> int``: the player to move, -1 when the game is over.

@@ -108,11 +108,11 @@ def _table_opponent(spec: str) -> tuple[str, str, str]:
     replaces it ("" for none): ``table:NAME?SPEC`` lays options over the file's agent, as a
     tournament's entrants and ``--agent`` beside ``--table`` do; ``table:NAME as SPEC``, the
     browser's first spelling, plays the table with the agent ``SPEC`` instead."""
-    if " as " in spec:
-        name, _, replaced = spec.removeprefix(TABLE_PREFIX).partition(" as ")
-        return name, "", replaced.strip()
     name, laid = table_player(spec)
-    return name, (laid or "").strip(), ""
+    if laid is not None:
+        return name, laid.strip(), ""
+    name, _, replaced = name.partition(" as ")
+    return name, "", replaced.strip()
 
 
 def solved_on_disk(game: Game[Any, Any]) -> bool:
