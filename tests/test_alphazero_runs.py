@@ -81,7 +81,9 @@ def test_a_run_written_before_format_4_goes_on_training_with_autodiffs_gradients
     whole = {}
     for how in ("autodiff", "nhwc"):
         folder = tmp_path / how
-        r = invoke(*cmd, "--agent", f"{TINY},gradients={how}", "--games", "8", "--out", str(folder))
+        # spelled out as the resumed run's spec is: format 3's gradients and format 4's draws
+        spec = f"{TINY},gradients={how},draws=shared"
+        r = invoke(*cmd, "--agent", spec, "--games", "8", "--out", str(folder))
         assert r.exit_code == 0, r.output
         whole[how] = (folder / "table.npz").read_bytes()
     assert (part / "table.npz").read_bytes() == whole["autodiff"] != whole["nhwc"]
