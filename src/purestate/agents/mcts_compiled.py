@@ -92,15 +92,14 @@ def route(agent: MCTS, game: Game[Any, Any], evaluated: bool) -> tuple[Rows, int
     return (rows, code) if generic and agent.draws == "counter" else None
 
 
-def _decisive0(rows: Rows, mode: int) -> Any:
+def _decisive0(kt: Any, rows: Rows, mode: int, ending: Any) -> Any:
     """The tree's ``decisive0``: the game's decisive kernel, else (a decisive ``mode`` that
-    ``route`` let through) the generic decisive playout compiled over its rows."""
-    kt = _kernel()
+    ``route`` let through) the generic decisive playout compiled over its rows (``ending``:
+    the game's, or ``legal`` where it has none)."""
     if rows.decisive0 is not None:
         return rows.decisive0
     if mode == kt.RANDOM:
         return kt.no_decisive
-    ending = rows.ending if rows.ending is not None else rows.legal
     return kt.generic_decisive(
         rows.legal, rows.step, rows.player, rows.reward0, rows.returns, ending
     )
@@ -158,9 +157,10 @@ def search(
     leaves = agent.leaves  # above 1 only for PUCT with an evaluator (search_many refuses else)
     pend = np.zeros((leaves, kt.PEND_COLUMNS), np.int64)
     paths = np.empty((leaves, game.spec.max_length + 2), np.int64)
+    ending = rows.ending if rows.ending is not None else rows.legal  # the tree steps every move
     run = kt.tree(
-        rows.legal, rows.step, rows.player, rows.reward0, rows.playout0, _decisive0(rows, mode),
-        rows.ending if rows.ending is not None else rows.legal,
+        rows.legal, rows.step, rows.player, rows.reward0, rows.playout0,
+        _decisive0(kt, rows, mode, ending), ending,
     )  # fmt: skip
     puct = agent.select == "puct"
     noise = agent.noise if puct else 0.0

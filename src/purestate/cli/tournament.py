@@ -138,21 +138,17 @@ def tournament_command(
     _show(summary)
 
 
-TRAINED = TABLE_PLAYER
-"""How an entrant names a trained table: ``table:PATH`` (``table.json``, ``table.npz``), or
-``table:PATH?SPEC`` with a spec laid over its file's agent (``io.tables.table_player``), as
-``--agent`` beside ``--table`` does for ``evaluate``."""
-
-
 def entrant(spec: str, game: Any, explore: bool) -> Any:
     """The agent an entrant's text names (``--agents``): an agent spec (from a fresh table), or
-    ``table:PATH``, the learner that saved the table file at PATH playing from it, with
-    ``?SPEC`` after the path laid over the file's agent; greedy unless ``explore``.
+    ``table:PATH`` (``io.tables.TABLE_PLAYER``), the learner that saved the table file at PATH
+    (``table.json``, ``table.npz``) playing from it, with ``?SPEC`` after the path laid over the
+    file's agent as ``--agent`` beside ``--table`` does for ``evaluate``
+    (``io.tables.table_player``); greedy unless ``explore``.
 
     Raises:
         UserError: a table that plays only one seat (a round robin alternates them).
     """
-    if not spec.startswith(TRAINED):
+    if not spec.startswith(TABLE_PLAYER):
         return agent_from(spec) if explore else greedy_agent(agent_from(spec))
     named, laid = table_player(spec)
     learner, loaded = table_from(Path(named), game, laid)

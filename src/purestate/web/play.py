@@ -37,8 +37,6 @@ MAX_GAMES_EACH = 8
 """Games one browser keeps at once; starting one more forgets its least recently used."""
 MAX_SPEC = 300
 """The longest game or agent spec a request may give."""
-TABLE_PREFIX = TABLE_PLAYER
-"""An opponent ``table:RUN/table.json`` (or ``.npz``) plays a table saved in the runs folder."""
 
 
 def game_of(spec: str) -> Game[Any, Any]:
@@ -81,7 +79,7 @@ def opponent_of(
     if len(spec) > MAX_SPEC:
         raise WebError(f"the opponent spec is longer than {MAX_SPEC} characters")
     try:
-        if spec.startswith(TABLE_PREFIX):
+        if spec.startswith(TABLE_PLAYER):
             name, laid, replaced = _table_opponent(spec)
             path = inside(runs, name.strip())
             if not path.is_file():
@@ -136,7 +134,7 @@ def solving(game_spec: str, opponent: str) -> str:
     try:
         game = game_of(game_spec)
         spec = opponent.strip() or game.spec.default_opponent
-        if spec.startswith(TABLE_PREFIX) or len(spec) > MAX_SPEC:
+        if spec.startswith(TABLE_PLAYER) or len(spec) > MAX_SPEC:
             return ""
         bot = agent(spec)
     except (WebError, SpecError, ValueError):
