@@ -15,8 +15,10 @@ from tests.kills import files, invoke
 
 import purestate
 from purestate.agents.alphazero import AlphaZero
+from purestate.core import history
 from purestate.core.hooks import last_loss_of, selfplay_jobs_of, simulations_of
 from purestate.experiments.selfplay import cut
+from purestate.io.tables import load_table_agent, save_table
 
 TINY = "alphazero:simulations=4,games_per_iteration=4,steps=3,batch=8,width=8,depth=0"
 RUN = ["selfplay", "--game", "tictactoe", "--agent", TINY, "--opponent", "self", "--seed", "5"]
@@ -87,6 +89,33 @@ def test_a_run_written_before_format_4_goes_on_training_with_autodiffs_gradients
         assert r.exit_code == 0, r.output
         whole[how] = (folder / "table.npz").read_bytes()
     assert (part / "table.npz").read_bytes() == whole["autodiff"] != whole["nhwc"]
+
+
+def test_a_table_file_plays_as_the_agent_that_wrote_it_under_its_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a table file says which defaults its agent spec was written under; one written by format
+    # 4's code (before draws=counter) plays with draws=shared, as that code did, when evaluated,
+    # played or entered in a tournament, also with options laid over it
+    run = tmp_path / "run"
+    r = invoke(*RUN, "--games", "4", "--out", str(run))
+    assert r.exit_code == 0, r.output
+    game, agent = purestate.make("tictactoe"), purestate.agent(TINY)
+    today, loaded = load_table_agent(run / "table.npz", game)
+    assert today.spec == agent.spec and today.draws == "counter"
+    old = tmp_path / "old.npz"
+    monkeypatch.setattr(history, "VERSION", 4)
+    save_table(old, game, agent, loaded.table, 0, 4)
+    monkeypatch.undo()
+    then, again = load_table_agent(old, game)
+    assert then.draws == "shared" and then.spec == f"{agent.spec},draws=shared"
+    assert again.games == loaded.games == 4
+    laid, _ = load_table_agent(old, game, options="alphazero:simulations=0,seconds=0.1")
+    assert laid.draws == "shared" and laid.seconds == 0.1
+    chosen, _ = load_table_agent(old, game, options="alphazero:draws=counter")
+    assert chosen.draws == "counter"
+    r = invoke("evaluate", "--table", str(old), "--games", "1", "--json")
+    assert r.exit_code == 0 and "draws=shared" in json.loads(r.output)["agent"], r.output
 
 
 def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(

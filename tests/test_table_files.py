@@ -19,12 +19,13 @@ import purestate
 from purestate.agents.menace import BEAD_LIMIT, Menace, matchboxes
 from purestate.agents.td import COUNT_LIMIT, Q_LIMIT, QLearning, QTable, Sarsa
 from purestate.cli import app
+from purestate.core import history
 from purestate.core.episode import replay
 from purestate.core.game import Game
 from purestate.core.keys import key
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError
-from purestate.io.tables import load_table, save_table, table_player
+from purestate.io.tables import load_table, load_table_agent, save_table, table_player
 
 TTT = purestate.make("tictactoe")
 DOTS = purestate.make("dots_and_boxes")
@@ -616,6 +617,34 @@ def test_a_table_from_before_game_specs_loads_and_names_its_game_by_name(tmp_pat
     assert load_table(path, TTT, purestate.agent("menace")).seat == 0
     result = CliRunner().invoke(app, ["evaluate", "--table", str(path), "--games", "2", "--json"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("bad", [0, 99, True, "5", 4.0, None])
+def test_a_defaults_field_that_is_no_known_version_is_refused(tmp_path: Path, bad: Any) -> None:
+    # the field says which defaults the file's agent spec was written under (core.history);
+    # a version from a newer purestate, or anything else, is refused, not guessed at
+    path = tmp_path / "table.json"
+    data = _saved(path, "tictactoe", "menace")
+    assert data["defaults"] == history.VERSION
+    data["defaults"] = bad
+    if bad is None:  # JSON null: the field absent in all but name, as in files from before it
+        path.write_text(_text(data))
+        assert load_table(path, TTT, purestate.agent("menace")).seat == 0
+        return
+    message = "its 'defaults' field is "
+    _refused(path, TTT, "menace", _text(data), message)
+    _cli_refuses(_commands(path, "tictactoe", "menace")["evaluate"], path, message)
+
+
+def test_a_table_from_before_the_defaults_field_plays_its_agent_as_written(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "table.json"
+    data = _saved(path, "tictactoe", "menace:preset=scroggs")
+    del data["defaults"]
+    path.write_text(_text(data))
+    made, loaded = load_table_agent(path, TTT)
+    assert made.spec == "menace:preset=scroggs" and loaded.games == 40
 
 
 def test_a_table_player_is_its_path_and_the_spec_after_the_last_question_mark() -> None:

@@ -31,6 +31,7 @@ from purestate.core.game import Game
 from purestate.core.hooks import array_table_of, supports_seat
 from purestate.core.record import game_spec
 from purestate.core.registry import agent as registry_agent
+from purestate.core.registry import spec_then
 from purestate.core.spec import SpecError, merge_spec, parse_spec
 from purestate.io.array_tables import (
     SUFFIX,
@@ -50,7 +51,7 @@ from purestate.io.files import (
     utf8_text,
 )
 
-_RESERVED = ("format", "game", "game_spec", "agent", "seat", "games")
+_RESERVED = ("format", "game", "game_spec", "agent", "seat", "games", "defaults")
 
 TABLE_PLAYER = "table:"
 """How a player is named by the table file it plays from, wherever agents are named by spec:
@@ -122,9 +123,48 @@ def _envelope(
         "game": game.spec.name,
         **({} if named is None else {"game_spec": named}),
         "agent": agent.spec,
+        "defaults": history.VERSION,
         "seat": seat,
         "games": games,
     }
+
+
+def defaults_version(path: Path, data: Any) -> int | None:
+    """The version of the defaults a table file's ``agent`` spec was written under (its
+    ``defaults`` field, ``core.history.VERSION`` when it was written), or None for a file from
+    before the field was kept.
+
+    Raises:
+        FileFormatError: a field that is not a version this purestate knows (a newer one's, or a
+            forgery).
+    """
+    version = data.get("defaults") if isinstance(data, dict) else None
+    if version is None:
+        return None
+    if type(version) is not int or not 1 <= version <= history.VERSION:
+        raise FileFormatError(
+            f"{path}: its 'defaults' field is {json.dumps(version)[:40]}, not a version this "
+            f"purestate reads (1 to {history.VERSION})"
+        )
+    return version
+
+
+def spelled_agent(path: Path, data: Any, spec: str) -> str:
+    """A table file's agent ``spec`` as it means today: the options whose defaults changed since
+    the file was written (its ``defaults`` field) spelled out at their old values
+    (``core.registry.spec_then``), so a table plays as the agent that wrote it; a file without
+    the field, as written.
+
+    Raises:
+        FileFormatError: a bad ``defaults`` field, or a spec that is not an agent's.
+    """
+    version = defaults_version(path, data)
+    if version is None or version == history.VERSION:
+        return spec
+    try:
+        return spec_then(spec, version)
+    except SpecError as e:
+        raise FileFormatError(f"{path}: its agent {spec!r} is not usable: {e}") from None
 
 
 def table_suffix(agent: Agent) -> str:
@@ -249,6 +289,7 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
         raise FileFormatError(
             f"{path}: a table for {data.get('game')!r}, not for {game.spec.name!r}"
         )
+    defaults_version(path, data)
     seat = data.get("seat", 0)
     games = data.get("games", 0)
     if seat not in (0, 1) or not isinstance(games, int) or games < 0:
@@ -318,6 +359,7 @@ def load_table_agent(
         raise FileFormatError(
             f"{path}: no 'agent' field; name the agent that wrote it with --agent"
         )
+    spec = spelled_agent(path, data, spec)
     written = _canonical_name(spec)
     if options is not None:
         over = _canonical_name(options)
