@@ -418,6 +418,7 @@ def test_a_saved_table_plays_from_the_commands(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from purestate.cli import app
+    from purestate.core.hooks import playing_table
     from purestate.io.tables import load_table
 
     runner = CliRunner()
@@ -436,6 +437,15 @@ def test_a_saved_table_plays_from_the_commands(tmp_path: Path) -> None:
     assert judged.exit_code == 0, judged.output
     seats = json.loads(judged.stdout)
     assert seats["first"]["games"] == seats["second"]["games"] == 4
+    # on two worker processes (spawned: JAX is loaded), from the network without its replay
+    # buffer (playing_table), the same games
+    judge = ["evaluate", "--table", str(out / "table.npz"), "--games", "3", "--json"]
+    one, two = (runner.invoke(app, [*judge, "--jobs", j]) for j in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, two.output
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    light = playing_table(agent, table)
+    assert light.replay is None and light.params is table.params
+    assert all(agent.greedy(TTT, light, s) == agent.greedy(TTT, table, s) for s in states(TTT, 6))
     # analyze judges the greedy move in every position (a network covers them all)
     judged = runner.invoke(app, ["analyze", "--table", str(out / "table.npz")])
     assert judged.exit_code == 0, judged.output

@@ -151,6 +151,36 @@ def test_evaluate_a_saved_menace_table(tmp_path: Path) -> None:
     assert data["second"] is None and data["first"]["wins"] >= 0
 
 
+def test_evaluate_on_workers_plays_the_same_games(tmp_path: Path) -> None:
+    # game i of a seat has its own key, so worker processes play exactly the games one
+    # process plays, and the log keeps their order; a table's learner plays from it there too
+    table = tmp_path / "run"
+    assert run("selfplay", "--opponent", "random", "--games", "30", "--out", str(table))[0] == 0
+    cases = (["--agent", "mcts:simulations=20", "--opponent", "random", "--games", "37"],
+             ["--table", str(table / "table.json"), "--opponent", "mcts:simulations=8",
+              "--games", "9"])  # fmt: skip
+    for n, case in enumerate(cases):
+        outputs = []
+        for jobs in ("1", "2", "3"):
+            folder = tmp_path / f"games{n}_{jobs}"
+            args = [
+                "evaluate",
+                *case,
+                "--seed",
+                "4",
+                "--json",
+                "--jobs",
+                jobs,
+                "--out",
+                str(folder),
+            ]
+            result = runner.invoke(app, args)
+            assert result.exit_code == 0, result.output
+            outputs.append((json.loads(result.stdout), (folder / "games.jsonl").read_bytes()))
+        assert outputs[0] == outputs[1] == outputs[2]
+        assert outputs[0][0]["first"]["games"] == int(case[-1])
+
+
 def test_agent_options_beside_a_table_change_the_files_agent(tmp_path: Path) -> None:
     # --agent beside --table lays its options over the file's agent (the same learner with
     # another play-time option), rather than starting from the defaults

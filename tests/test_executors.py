@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,26 @@ def test_small_runs_go_a_game_a_task_and_large_ones_at_most_16() -> None:
     assert batch_size(1, 2) == 1 and batch_size(0, 2) == 1
     assert batch_size(10**6, 2) == 16
     assert all(1 <= batch_size(n, w) <= 16 for n in range(0, 2000, 37) for w in (1, 2, 8))
+
+
+def test_an_evaluation_cut_into_jobs_plays_the_games_of_one_process() -> None:
+    # rounds of STRETCH games a worker, cut into consecutive jobs, come back in game order
+    import purestate
+    from purestate.core.keys import key
+    from purestate.experiments.evaluate import STRETCH, seat_games
+
+    game, bot = purestate.make("tictactoe"), purestate.agent("mcts:simulations=6")
+    calls: list[list[tuple[int, ...]]] = []
+
+    def in_turn(fn: Any, jobs: Any) -> list[Any]:
+        calls.append([j.indices for j in jobs])
+        return [fn(j) for j in jobs]
+
+    games = 2 * STRETCH * 3 + 5  # two full rounds on three workers and a short one
+    for seat in (0, 1):
+        alone = list(seat_games(game, bot, None, bot, None, seat, games, key(2)))
+        calls.clear()
+        spread = list(seat_games(game, bot, None, bot, None, seat, games, key(2), in_turn, 3))
+        assert [ep.moves for ep in spread] == [ep.moves for ep in alone]
+        assert [i for call in calls for job in call for i in job] == list(range(games))
+        assert [len(call) for call in calls] == [3, 3, 3]

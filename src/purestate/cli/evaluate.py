@@ -21,12 +21,22 @@ from purestate.cli.common import (
     print_json,
     table_from,
 )
-from purestate.cli.options import AsJson, Explore, Force, RecordsOut, Seed, games_option
+from purestate.cli.options import (
+    AsJson,
+    Dask,
+    Explore,
+    Force,
+    Jobs,
+    RecordsOut,
+    Seed,
+    games_option,
+)
 from purestate.core.agent import Greedy, check_game, greedy_agent
-from purestate.core.hooks import supports_seat
+from purestate.core.hooks import playing_table, supports_seat
 from purestate.core.keys import key
 from purestate.core.learning import Tally, tally, wilson
 from purestate.core.record import Record, game_spec
+from purestate.executors import executor, kept
 from purestate.experiments.evaluate import seat_games
 from purestate.io.files import open_atomic
 from purestate.io.records import GAMES_FILE, record_line
@@ -70,11 +80,14 @@ def evaluate_command(
     explore: Explore = False,
     out: RecordsOut = None,
     force: Force = False,
+    jobs: Jobs = 1,
+    dask: Dask = None,
 ) -> None:
     """Play an agent against an opponent from both seats, without learning.
 
     A learning agent plays its table's best moves (greedily) unless --explore. Prints wins,
-    draws and losses per seat with 95% Wilson intervals.
+    draws and losses per seat with 95% Wilson intervals. --jobs 2 plays the games on two
+    processes: the same games and figures, in half the time for long timed judgments.
     """
     g = game_from(game if game is not None else "tictactoe" if table is None else table_game(table))
     opponent_agent = agent_from(opponent)
@@ -103,6 +116,8 @@ def evaluate_command(
         console=err_console,
         disable=as_json,
     )
+    # a Dask cluster's rounds are cut into --jobs pieces too (at least two)
+    ex, workers = (executor(jobs, dask), max(jobs, 2)) if jobs > 1 or dask else (None, 1)
     # the folder is opened (and locked) before the games, so a bad --out costs no games
     folder = (
         run_folder(out, "force" if force else "new", (GAMES_FILE,))
@@ -115,12 +130,17 @@ def evaluate_command(
         # memory stays flat for any --games, and an interrupted run leaves no partial log
         log = None if written is None else stack.enter_context(open_atomic(written / GAMES_FILE))
         stack.enter_context(progress)
+        run = None
+        if ex is not None:  # workers get the tables without what play does not read
+            run = stack.enter_context(kept(ex)).run
+            tables = {s: playing_table(learner, t) for s, t in tables.items()}
         for s in seats:
             task = progress.add_task(f"as {SEATS[s]}", total=games)
             outcomes = []
             opp_table = opp.initial_table(g, 1 - s)
             players = (subject.spec, opp.spec) if s == 0 else (opp.spec, subject.spec)
-            for i, ep in enumerate(seat_games(g, subject, tables[s], opp, opp_table, s, games, k)):
+            played = seat_games(g, subject, tables[s], opp, opp_table, s, games, k, run, workers)
+            for i, ep in enumerate(played):
                 outcomes.append(ep.outcome(s))
                 if log is not None:
                     # the index is the game's number in its seat's series, seat s's games first

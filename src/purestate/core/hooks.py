@@ -291,6 +291,13 @@ def selfplay_jobs_of(agent: Any) -> Jobs | None:
     return Jobs(found[0], found[1], found[2], play, found[3])
 
 
+def playing_table(agent: Any, table: Any) -> Any:
+    """``table`` with only what the agent's play reads, cheap to send to workers: its
+    ``playing(table)`` (``alphazero``: the network without the replay buffer), else the table."""
+    found = _method(agent, "playing")
+    return table if found is None else found(table)
+
+
 def simulations_of(agent: Any) -> int | None:
     """The simulations a searching agent runs per move (``Searches``), or None: it does not say,
     or searches by time."""
