@@ -439,10 +439,17 @@ def test_a_saved_table_plays_from_the_commands(tmp_path: Path) -> None:
     assert seats["first"]["games"] == seats["second"]["games"] == 4
     # on two worker processes (spawned: JAX is loaded), from the network without its replay
     # buffer (playing_table), the same games
-    judge = ["evaluate", "--table", str(out / "table.npz"), "--games", "3", "--json"]
-    one, two = (runner.invoke(app, [*judge, "--jobs", j]) for j in ("1", "2"))
+    from purestate.cli import evaluate
+
+    sent: list[Any] = []
+    plain = evaluate.seat_games
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluate, "seat_games", lambda *a: sent.append(a[2]) or plain(*a))
+        judge = ["evaluate", "--table", str(out / "table.npz"), "--games", "3", "--json"]
+        one, two = (runner.invoke(app, [*judge, "--jobs", j]) for j in ("1", "2"))
     assert one.exit_code == two.exit_code == 0, two.output
     assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert [t.replay is None for t in sent] == [False, False, True, True]
     light = playing_table(agent, table)
     assert light.replay is None and light.params is table.params
     assert all(agent.greedy(TTT, light, s) == agent.greedy(TTT, table, s) for s in states(TTT, 6))

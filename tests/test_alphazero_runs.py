@@ -116,6 +116,20 @@ def test_a_table_file_plays_as_the_agent_that_wrote_it_under_its_defaults(
     assert chosen.draws == "counter"
     r = invoke("evaluate", "--table", str(old), "--games", "1", "--json")
     assert r.exit_code == 0 and "draws=shared" in json.loads(r.output)["agent"], r.output
+    # a file from before the field (format 4's own) takes the format of the run folder it lies in
+    from purestate.io.array_tables import archive_bytes, read_archive
+
+    written = read_archive(run / "table.npz", (run / "table.npz").read_bytes())
+    unmarked = {k: v for k, v in written.manifest.items()
+                if k not in ("defaults", "archive", "arrays")}  # fmt: skip
+    (run / "table.npz").write_bytes(archive_bytes(unmarked, written.arrays))
+    assert load_table_agent(run / "table.npz", game)[0].draws == "counter"  # run.json: today's
+    manifest = json.loads((run / "run.json").read_text())
+    (run / "run.json").write_text(json.dumps({**manifest, "format": "purestate.run/4"}))
+    assert load_table_agent(run / "table.npz", game)[0].draws == "shared"
+    (run / "run.json").rename(run / "elsewhere.json")  # a link is not read: as written
+    (run / "run.json").symlink_to(run / "elsewhere.json")
+    assert load_table_agent(run / "table.npz", game)[0].draws == "counter"
 
 
 def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from purestate.cli import app
@@ -151,9 +152,21 @@ def test_evaluate_a_saved_menace_table(tmp_path: Path) -> None:
     assert data["second"] is None and data["first"]["wins"] >= 0
 
 
-def test_evaluate_on_workers_plays_the_same_games(tmp_path: Path) -> None:
+def test_evaluate_on_workers_plays_the_same_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # game i of a seat has its own key, so worker processes play exactly the games one
     # process plays, and the log keeps their order; a table's learner plays from it there too
+    from purestate.cli import evaluate
+
+    spread: list[bool] = []
+    plain = evaluate.seat_games
+
+    def noted(*args: Any) -> Any:
+        spread.append(args[8] is not None)  # the executor's run, or None for this process
+        return plain(*args)
+
+    monkeypatch.setattr(evaluate, "seat_games", noted)
     table = tmp_path / "run"
     assert run("selfplay", "--opponent", "random", "--games", "30", "--out", str(table))[0] == 0
     cases = (["--agent", "mcts:simulations=20", "--opponent", "random", "--games", "37"],
@@ -179,6 +192,7 @@ def test_evaluate_on_workers_plays_the_same_games(tmp_path: Path) -> None:
             outputs.append((json.loads(result.stdout), (folder / "games.jsonl").read_bytes()))
         assert outputs[0] == outputs[1] == outputs[2]
         assert outputs[0][0]["first"]["games"] == int(case[-1])
+    assert spread == [False] * 2 + [True] * 4 + [False] + [True] * 2  # the table plays one seat
 
 
 def test_agent_options_beside_a_table_change_the_files_agent(tmp_path: Path) -> None:

@@ -70,3 +70,14 @@ def test_alphazero_selfplay_on_dask_writes_the_files_of_one_process(
     r = runner.invoke(app, [*base, "--out", str(remote), "--dask", scheduler, "--jobs", "2"])
     assert r.exit_code == 0, r.output
     assert files(local) == files(remote)
+
+
+def test_evaluate_on_dask_equals_one_job(tmp_path: Path, scheduler: str) -> None:
+    base = ["evaluate", "--agent", "mcts:simulations=10", "--opponent", "random", "--games", "12",
+            "--seed", "6", "--json"]  # fmt: skip
+    local = runner.invoke(app, [*base, "--out", str(tmp_path / "local")])
+    remote = runner.invoke(app, [*base, "--out", str(tmp_path / "remote"), "--dask", scheduler])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    assert json.loads(local.stdout) == json.loads(remote.stdout)
+    log = "games.jsonl"
+    assert (tmp_path / "local" / log).read_bytes() == (tmp_path / "remote" / log).read_bytes()

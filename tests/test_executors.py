@@ -143,24 +143,32 @@ def test_small_runs_go_a_game_a_task_and_large_ones_at_most_16() -> None:
     assert all(1 <= batch_size(n, w) <= 16 for n in range(0, 2000, 37) for w in (1, 2, 8))
 
 
-def test_an_evaluation_cut_into_jobs_plays_the_games_of_one_process() -> None:
-    # rounds of STRETCH games a worker, cut into consecutive jobs, come back in game order
+def test_an_evaluation_on_an_executor_plays_the_games_of_one_process() -> None:
+    # a round at a time, a job a game: they come back in game order, the progress in step
     import purestate
     from purestate.core.keys import key
-    from purestate.experiments.evaluate import STRETCH, seat_games
+    from purestate.experiments import evaluate
+    from purestate.experiments.evaluate import ROUND, seat_games
 
-    game, bot = purestate.make("tictactoe"), purestate.agent("mcts:simulations=6")
-    calls: list[list[tuple[int, ...]]] = []
+    game, bot = purestate.make("tictactoe"), purestate.agent("mcts:simulations=4")
+    calls: list[list[range]] = []
+    heard: list[int] = []
 
-    def in_turn(fn: Any, jobs: Any) -> list[Any]:
+    def in_turn(fn: Any, jobs: Any, progress: Any) -> list[Any]:
         calls.append([j.indices for j in jobs])
-        return [fn(j) for j in jobs]
+        out = []
+        for n, j in enumerate(jobs):
+            out.append(fn(j))
+            progress(n + 1, len(jobs))
+        return out
 
-    games = 2 * STRETCH * 3 + 5  # two full rounds on three workers and a short one
+    games = ROUND + 7
     for seat in (0, 1):
         alone = list(seat_games(game, bot, None, bot, None, seat, games, key(2)))
         calls.clear()
-        spread = list(seat_games(game, bot, None, bot, None, seat, games, key(2), in_turn, 3))
+        spread = seat_games(game, bot, None, bot, None, seat, games, key(2), in_turn, heard.append)
         assert [ep.moves for ep in spread] == [ep.moves for ep in alone]
-        assert [i for call in calls for job in call for i in job] == list(range(games))
-        assert [len(call) for call in calls] == [3, 3, 3]
+        assert [len(c) for c in calls] == [ROUND, 7] and heard[-1] == games
+        assert [i for c in calls for r in c for i in r] == list(range(games))
+    job = evaluate.SeatGames(game, bot, None, bot, None, 1, key(2), range(5, 8))
+    assert [ep.moves for ep in evaluate.play_seat_games(job)] == [ep.moves for ep in alone[5:8]]

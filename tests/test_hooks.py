@@ -116,6 +116,13 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
     assert hooks.array_table_of(HalfArrays()) is None
     assert hooks.array_table_of(purestate.agent("menace")) is None  # a JSON table
 
+    class Playing:
+        playing = None  # not a method: the whole table is sent
+
+    table = {"boxes": 1}
+    assert hooks.playing_table(Playing(), table) is table
+    assert hooks.playing_table(purestate.agent("menace"), table) is table
+
 
 # -- check_game: evaluations and move scores made for other games -------------------------------
 

@@ -25,7 +25,7 @@ from purestate.core.game import Game
 from purestate.core.keys import key
 from purestate.core.spec import SpecError
 from purestate.io.files import FileFormatError
-from purestate.io.tables import load_table, load_table_agent, save_table, table_player
+from purestate.io.tables import load_table, save_table, table_player
 
 TTT = purestate.make("tictactoe")
 DOTS = purestate.make("dots_and_boxes")
@@ -634,17 +634,6 @@ def test_a_defaults_field_that_is_no_known_version_is_refused(tmp_path: Path, ba
     message = "its 'defaults' field is "
     _refused(path, TTT, "menace", _text(data), message)
     _cli_refuses(_commands(path, "tictactoe", "menace")["evaluate"], path, message)
-
-
-def test_a_table_from_before_the_defaults_field_plays_its_agent_as_written(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "table.json"
-    data = _saved(path, "tictactoe", "menace:preset=scroggs")
-    del data["defaults"]
-    path.write_text(_text(data))
-    made, loaded = load_table_agent(path, TTT)
-    assert made.spec == "menace:preset=scroggs" and loaded.games == 40
 
 
 def test_a_table_player_is_its_path_and_the_spec_after_the_last_question_mark() -> None:

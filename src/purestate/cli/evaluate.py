@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 
 from purestate.cli import app
@@ -56,6 +57,10 @@ def _figures(t: Tally) -> dict[str, Any]:
     return out
 
 
+def _moved(progress: Progress, task: TaskID, done: int) -> None:
+    progress.update(task, completed=done)
+
+
 @app.command("evaluate")
 @friendly
 def evaluate_command(
@@ -87,7 +92,7 @@ def evaluate_command(
 
     A learning agent plays its table's best moves (greedily) unless --explore. Prints wins,
     draws and losses per seat with 95% Wilson intervals. --jobs 2 plays the games on two
-    processes: the same games and figures, in half the time for long timed judgments.
+    processes (the same games, but for agents on a clock), in half the wall time.
     """
     g = game_from(game if game is not None else "tictactoe" if table is None else table_game(table))
     opponent_agent = agent_from(opponent)
@@ -116,8 +121,7 @@ def evaluate_command(
         console=err_console,
         disable=as_json,
     )
-    # a Dask cluster's rounds are cut into --jobs pieces too (at least two)
-    ex, workers = (executor(jobs, dask), max(jobs, 2)) if jobs > 1 or dask else (None, 1)
+    ex = executor(jobs, dask) if jobs > 1 or dask else None
     # the folder is opened (and locked) before the games, so a bad --out costs no games
     folder = (
         run_folder(out, "force" if force else "new", (GAMES_FILE,))
@@ -139,13 +143,16 @@ def evaluate_command(
             outcomes = []
             opp_table = opp.initial_table(g, 1 - s)
             players = (subject.spec, opp.spec) if s == 0 else (opp.spec, subject.spec)
-            played = seat_games(g, subject, tables[s], opp, opp_table, s, games, k, run, workers)
+            # on workers the bar moves as their batches come back, here as each game ends
+            moved = functools.partial(_moved, progress, task)
+            played = seat_games(g, subject, tables[s], opp, opp_table, s, games, k, run, moved)
             for i, ep in enumerate(played):
                 outcomes.append(ep.outcome(s))
                 if log is not None:
                     # the index is the game's number in its seat's series, seat s's games first
                     log.write(record_line(Record.of(spec, players, seed, i, ep, s)))
-                progress.advance(task)
+                if run is None:
+                    progress.advance(task)
             results[SEATS[s]] = _figures(tally(outcomes))
     if out is not None:
         err_console.print(f"wrote {out}")

@@ -25,7 +25,7 @@ from purestate.cli.common import (
 )
 from purestate.cli.options import ALL_CORES, AsJson, Dask, Explore, Force, Jobs, Seed, games_option
 from purestate.core.agent import Trained, check_game, greedy_agent
-from purestate.core.hooks import supports_seat
+from purestate.core.hooks import playing_table, supports_seat
 from purestate.core.record import Record, game_spec
 from purestate.executors import Executor, executor
 from purestate.experiments.tournament import (
@@ -152,7 +152,8 @@ def entrant(spec: str, game: Any, explore: bool) -> Any:
         return agent_from(spec) if explore else greedy_agent(agent_from(spec))
     named, laid = table_player(spec)
     learner, loaded = table_from(Path(named), game, laid)
-    trained = Trained(learner if explore else greedy_agent(learner), loaded.table, spec)
+    light = playing_table(learner, loaded.table)  # what play reads: the workers get it
+    trained = Trained(learner if explore else greedy_agent(learner), light, spec)
     if not all(supports_seat(trained, loaded.table, seat) for seat in (0, 1)):
         raise UserError(f"{spec}: a table for one seat; a tournament alternates the seats")
     return trained

@@ -319,6 +319,16 @@ class SelfplayJobs(Protocol):
         ...
 
 
+class PlaysFromLess(Protocol):
+    """A learner whose play reads only part of its table (``alphazero``: the network, not the
+    replay buffer). Found through ``purestate.core.hooks.playing_table``, which commands that
+    send a table to workers to play from (``evaluate --jobs``, ``tournament``) call first."""
+
+    def playing(self, table: Any) -> Any:
+        """``table`` with only what ``act`` and ``greedy`` read: the same moves, cheap to send."""
+        ...
+
+
 class Searches(Protocol):
     """An agent that searches a fixed number of simulations per move (``mcts``, ``alphazero``)."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from attrs import evolve, field, frozen
@@ -11,7 +11,6 @@ from purestate.core.agent import Agent
 from purestate.core.episode import Episode, play
 from purestate.core.game import Game
 from purestate.core.keys import Key, fold_in
-from purestate.experiments.selfplay import RunJobs
 
 
 @frozen
@@ -36,7 +35,7 @@ class SeatGames:
     opponent_table: Any = field(repr=False)
     seat: int
     key: Key
-    indices: tuple[int, ...]
+    indices: range
 
     def __iter__(self) -> Iterator[Episode]:
         """The games, one after another."""
@@ -54,9 +53,13 @@ def play_seat_games(job: SeatGames) -> list[Episode]:
     return list(job)
 
 
-STRETCH = 32
-"""Games each worker is handed per round of ``seat_games`` on an executor: few enough that the
-progress bar moves and memory stays flat, enough that the tables are sent once for several."""
+ROUND = 512
+"""Games handed to an executor at a time by ``seat_games``: their episodes are held until the
+round is in, so memory stays flat for any number of games."""
+
+Run = Callable[[Callable[[Any], Any], Sequence[Any], Callable[[int, int], None] | None], list[Any]]
+"""An executor's ``run(fn, items, progress)``: ``[fn(item) for item in items]`` wherever it
+likes, ``progress(done, total)`` as items come back."""
 
 
 def seat_games(
@@ -68,25 +71,30 @@ def seat_games(
     seat: int,
     games: int,
     key: Key,
-    run: RunJobs | None = None,
-    workers: int = 1,
+    run: Run | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Iterator[Episode]:
     """Lazily play ``games`` games with ``subject`` in ``seat``; nobody learns.
 
     Game ``i`` uses ``fold_in(fold_in(key, seat), i)``, so each seat's series is reproducible on
-    its own. With ``run`` (an executor's), rounds of ``STRETCH`` games a worker are cut into
-    ``workers`` jobs of consecutive games and played there; the games come back in order, the
-    same games as in this process.
+    its own. With ``run`` (an executor's), the games are played there a ``ROUND`` at a time, one
+    job a game (the executor sends them in batches), and come back in order: for agents without
+    a clock, the same games as in this process. ``progress(done)`` hears of each batch as it
+    comes back.
     """
-    job = SeatGames(game, subject, table, opponent, opponent_table, seat, key, ())
-    if run is None or workers < 2:
-        yield from evolve(job, indices=tuple(range(games)))
+    job = SeatGames(game, subject, table, opponent, opponent_table, seat, key, range(0))
+    if run is None:
+        yield from evolve(job, indices=range(games))
         return
-    size = STRETCH * workers
-    for start in range(0, games, size):
-        stop = min(games, start + size)
-        step = -(-(stop - start) // workers)
-        jobs = [evolve(job, indices=tuple(range(a, min(stop, a + step))))
-                for a in range(start, stop, step)]  # fmt: skip
-        for played in run(play_seat_games, jobs):
+    for start in range(0, games, ROUND):
+        jobs = [
+            evolve(job, indices=range(i, i + 1)) for i in range(start, min(games, start + ROUND))
+        ]
+        heard = None if progress is None else _offset(progress, start)
+        for played in run(play_seat_games, jobs, heard):
             yield from played
+
+
+def _offset(progress: Callable[[int], None], start: int) -> Callable[[int, int], None]:
+    """An executor's ``progress(done, total)`` for a round that starts at game ``start``."""
+    return lambda done, total: progress(start + done)

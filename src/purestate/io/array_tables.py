@@ -5,11 +5,11 @@ a replay buffer) is saved as one ``.npz`` file, a zip archive that numpy's ``num
 reads (``allow_pickle=False`` suffices). Its entries, stored (never compressed), in this order:
 
 - ``manifest.json``: a JSON object with sorted keys: the envelope a JSON table has (``format``,
-  ``game``, ``game_spec``, ``agent``, ``seat``, ``games``), ``archive`` (this layout and its
-  version, ``purestate.arrays/1``), ``meta`` (the agent's JSON-ready data) and ``arrays``: for
-  each array, by name in sorted order, its ``name``, ``dtype`` (``<f4``, ``|b1``, ...: plain
-  numbers and bools, little-endian), ``shape`` and ``sha256`` (of its values as little-endian
-  bytes in C order).
+  ``game``, ``game_spec``, ``agent``, ``defaults``, ``seat``, ``games``), ``archive`` (this
+  layout and its version, ``purestate.arrays/1``), ``meta`` (the agent's JSON-ready data) and
+  ``arrays``: for each array, by name in sorted order, its ``name``, ``dtype`` (``<f4``,
+  ``|b1``, ...: plain numbers and bools, little-endian), ``shape`` and ``sha256`` (of its values
+  as little-endian bytes in C order).
 - ``NAME.npy`` for each array, in the manifest's order: the NPY format, version 1.0, C order.
 
 Every timestamp is 1980-01-01 00:00 and every entry's attributes are fixed, so the bytes are a

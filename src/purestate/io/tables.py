@@ -3,8 +3,10 @@
 A JSON table file (an agent with ``Persistent``) is one JSON object: ``format`` (the agent's
 format and version, e.g. ``purestate.menace/1``), ``game`` (the game's spec name), ``game_spec``
 (the game with its options, ``dots_and_boxes:rows=3,cols=3``; files written before it was kept
-lack it), ``agent`` (the spec string that made it), ``seat``, ``games`` (how many training games
-it has seen), and the agent's own data at the top level (MENACE: ``boxes``).
+lack it), ``agent`` (the spec string that made it), ``defaults`` (the version of the defaults
+that spec was written under, ``core.history.VERSION``; absent in older files), ``seat``,
+``games`` (how many training games it has seen), and the agent's own data at the top level
+(MENACE: ``boxes``).
 
 An array table file (an agent with ``ArrayTable``: network parameters, optimizer state, a replay
 buffer) is a ``.npz`` zip archive whose ``manifest.json`` holds the same fields, the agent's
@@ -19,6 +21,7 @@ naming the file and what is wrong; nothing is ever written over it by a failed l
 from __future__ import annotations
 
 import json
+import reprlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -143,22 +146,36 @@ def defaults_version(path: Path, data: Any) -> int | None:
         return None
     if type(version) is not int or not 1 <= version <= history.VERSION:
         raise FileFormatError(
-            f"{path}: its 'defaults' field is {json.dumps(version)[:40]}, not a version this "
+            f"{path}: its 'defaults' field is {reprlib.repr(version)}, not a version this "
             f"purestate reads (1 to {history.VERSION})"
         )
     return version
 
 
+def _run_version(path: Path) -> int | None:
+    """The format of the run folder a table file from before the ``defaults`` field lies in
+    (the ``run.json`` beside it, never through a link), which is the version of the defaults
+    its run wrote it under; None when there is no such run.json or it says no known format."""
+    try:
+        beside = path.parent / "run.json"  # io.selfplay's RUN_FILES, which imports this module
+        manifest = parse_json(beside, utf8_text(beside, read_bytes(beside, False)))
+    except FileFormatError:
+        return None
+    return history.version_of(manifest, "run") if isinstance(manifest, dict) else None
+
+
 def spelled_agent(path: Path, data: Any, spec: str) -> str:
     """A table file's agent ``spec`` as it means today: the options whose defaults changed since
-    the file was written (its ``defaults`` field) spelled out at their old values
-    (``core.registry.spec_then``), so a table plays as the agent that wrote it; a file without
-    the field, as written.
+    the file was written (its ``defaults`` field; for a file from before the field, the format
+    of the run folder it lies in) spelled out at their old values (``core.registry.spec_then``),
+    so a table plays as the agent that wrote it; a file without either, as written.
 
     Raises:
         FileFormatError: a bad ``defaults`` field, or a spec that is not an agent's.
     """
     version = defaults_version(path, data)
+    if version is None:
+        version = _run_version(path)
     if version is None or version == history.VERSION:
         return spec
     try:
