@@ -4,6 +4,7 @@ random_sim_test): random playouts through the public API, checking the protocol'
 from __future__ import annotations
 
 import importlib
+import pickle
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
@@ -144,6 +145,17 @@ def test_same_key_same_game(game: Game[Any, Any]) -> None:
     b = purestate.play(game, (rnd, rnd), (None, None), keys.key(7))
     assert a == b
     assert purestate.replay(game, a.moves) == a
+
+
+def test_the_game_pickles_and_plays_the_same_games_in_a_worker(game: Game[Any, Any]) -> None:
+    # evaluate, tournament, sweep and selfplay send games to worker processes by pickle;
+    # connect four's closures once made tournament --jobs 2 end in a traceback
+    again = pickle.loads(pickle.dumps(game))
+    assert again == game
+    rnd = purestate.agent("random")
+    a = purestate.play(game, (rnd, rnd), (None, None), keys.key(8))
+    b = purestate.play(again, (rnd, rnd), (None, None), keys.key(8))
+    assert a.moves == b.moves and a.returns == b.returns
 
 
 def test_terminal_and_illegal_moves_are_refused(game: Game[Any, Any]) -> None:

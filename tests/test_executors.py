@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +173,18 @@ def test_an_evaluation_on_an_executor_plays_the_games_of_one_process() -> None:
         assert [i for c in calls for r in c for i in r] == list(range(games))
     job = evaluate.SeatGames(game, bot, None, bot, None, 1, key(2), range(5, 8))
     assert [ep.moves for ep in evaluate.play_seat_games(job)] == [ep.moves for ep in alone[5:8]]
+
+
+def test_every_registered_agent_pickles_to_itself() -> None:
+    # workers receive agents by pickle (evaluate, tournament and sweep on --jobs or --dask)
+    import pickle
+
+    import purestate
+
+    for name in purestate.agents():
+        if name.startswith("openspiel") and find_spec("pyspiel") is None:
+            continue  # needs purestate[openspiel]
+        if name == "alphazero" and find_spec("jax") is None:
+            continue  # needs purestate[alphazero]
+        agent = purestate.agent(name)
+        assert pickle.loads(pickle.dumps(agent)) == agent, name

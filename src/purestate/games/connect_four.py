@@ -421,6 +421,11 @@ class ConnectFour:
         object.__setattr__(self, "_spec", spec)
         object.__setattr__(self, "_compiles", self.columns * (self.rows + 1) <= 63)
 
+    def __reduce__(self) -> tuple[type[ConnectFour], tuple[int, int, int]]:
+        # the board's line tests are closures, which do not pickle: a worker process (evaluate
+        # --jobs, tournament --jobs) builds the game again from its options
+        return ConnectFour, (self.columns, self.rows, self.connect)
+
     # -- facts ------------------------------------------------------------------------------
 
     @property
