@@ -340,6 +340,32 @@ def test_act_and_greedy_play_legal_moves_and_greedy_is_deterministic() -> None:
     assert agent.greedy(TTT, Net(), won) == 2
 
 
+def test_play_searches_on_from_the_tree_of_its_previous_move() -> None:
+    agent = purestate.agent(SMALL)
+    table, _ = agent.selfplay_games(TTT, Net(), key(11), 8)
+    greedy = Greedy(agent)
+    s = TTT.initial()
+    first = greedy.act(TTT, table, s, key(0))
+    assert first.move == agent.greedy(TTT, table, s)
+    moved = first.table
+    assert isinstance(moved, Net) and moved.tree is not None and table.tree is None
+    assert moved.params is table.params and moved.games == table.games
+    assert moved.tree.root is not None and moved.tree.root.n == 16  # a fresh tree: 16 visits
+    # after the opponent's reply the search starts from the subtree it had reached
+    s = TTT.step(TTT.step(s, first.move), 4 if first.move != 4 else 0)
+    second = greedy.act(TTT, moved, s, key(1))
+    assert isinstance(second.table, Net) and second.table.tree is not None
+    root = second.table.tree.root
+    assert root is not None and second.table.tree.simulations == 16 and root.n > 16
+    assert second.move == agent.greedy(TTT, moved, s)  # greedy from the moved table: the same
+    # act (exploring) keeps its tree too; reuse=false keeps the table as it was
+    assert isinstance(agent.act(TTT, table, s, key(2)).table, Net)
+    fresh = purestate.agent(f"{SMALL},reuse=false")
+    assert Greedy(fresh).act(TTT, table, s, key(0)).table is None
+    assert fresh.act(TTT, table, s, key(2)).table is None
+    assert fresh.playing(moved).tree is None  # workers get no tree
+
+
 def test_a_seconds_budget_reads_the_injected_clock() -> None:
     from itertools import count
 

@@ -83,8 +83,9 @@ def test_a_run_written_before_format_4_goes_on_training_with_autodiffs_gradients
     whole = {}
     for how in ("autodiff", "nhwc"):
         folder = tmp_path / how
-        # spelled out as the resumed run's spec is: format 3's gradients and format 4's draws
-        spec = f"{TINY},gradients={how},draws=shared"
+        # spelled out as the resumed run's spec is: format 3's gradients, format 4's draws and
+        # format 5's play without reuse
+        spec = f"{TINY},gradients={how},draws=shared,reuse=false"
         r = invoke(*cmd, "--agent", spec, "--games", "8", "--out", str(folder))
         assert r.exit_code == 0, r.output
         whole[how] = (folder / "table.npz").read_bytes()
@@ -108,7 +109,7 @@ def test_a_table_file_plays_as_the_agent_that_wrote_it_under_its_defaults(
     save_table(old, game, agent, loaded.table, 0, 4)
     monkeypatch.undo()
     then, again = load_table_agent(old, game)
-    assert then.draws == "shared" and then.spec == f"{agent.spec},draws=shared"
+    assert then.draws == "shared" and then.spec == f"{agent.spec},draws=shared,reuse=false"
     assert again.games == loaded.games == 4
     laid, _ = load_table_agent(old, game, options="alphazero:simulations=0,seconds=0.1")
     assert laid.draws == "shared" and laid.seconds == 0.1

@@ -67,12 +67,18 @@ def test_mcts_had_the_classic_defaults_in_version_1() -> None:
     assert history.defaults_then("mcts", history.VERSION) == {}
     assert history.defaults_then("random", 1) == {}
     # version 4's change: alphazero's conv nets take their gradients in the forward layout;
-    # version 5's: its threshold and mix playouts draw as mcts's do
-    assert history.defaults_then("alphazero", 4) == {"draws": "shared"}
-    then = {"gradients": "autodiff", "draws": "shared"}
+    # version 5's: its threshold and mix playouts draw as mcts's do; version 6's: its play
+    # reuses the tree of the previous move
+    assert history.defaults_then("alphazero", 5) == {"reuse": "false"}
+    assert history.defaults_then("alphazero", 4) == {"draws": "shared", "reuse": "false"}
+    then = {"gradients": "autodiff", "draws": "shared", "reuse": "false"}
     assert history.defaults_then("alphazero", 3) == then
     assert history.defaults_then("alphazero", 1) == then
-    assert spec_then("alphazero:width=8", 3) == "alphazero:width=8,gradients=autodiff,draws=shared"
+    assert (
+        spec_then("alphazero:width=8", 3)
+        == "alphazero:width=8,gradients=autodiff,draws=shared,reuse=false"
+    )
+    assert history.defaults_then("mcts", 5) == {}
 
 
 def test_a_second_change_of_defaults_is_one_entry() -> None:

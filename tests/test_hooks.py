@@ -16,7 +16,7 @@ from purestate.agents.alphabeta import AlphaBeta
 from purestate.agents.mcts import MCTS
 from purestate.cli import app
 from purestate.core import hooks, registry
-from purestate.core.agent import Greedy, check_game
+from purestate.core.agent import Decision, Greedy, check_game
 from purestate.core.episode import play
 from purestate.core.keys import fold_in, key
 from purestate.core.learning import train
@@ -59,6 +59,8 @@ def test_greedy_is_deterministic_and_legal(spec: str) -> None:
         move = greedy(TTT, table, s)
         assert move is None or move in TTT.legal(s)
         assert greedy(TTT, table, s) == move
+        # without greedy_decision, Greedy plays greedy's move and keeps the table
+        assert Greedy(learner).act(TTT, table, s, key(0)) == Decision(move)
 
 
 def test_supports_seat_accepts_the_seat_a_table_was_made_for() -> None:
@@ -106,6 +108,7 @@ def test_lookups_answer_none_for_what_is_not_a_hook() -> None:
     assert hooks.playout_of(Plain()) is None
     assert hooks.num_move_ids_of(Plain()) is None
     assert hooks.greedy_of(purestate.agent("random")) is None
+    assert hooks.greedy_decision_of(purestate.agent("menace")) is None
     assert hooks.check_game_of(purestate.agent("random")) is None
 
     class HalfArrays:  # a format, but no table_from_arrays: not an array table
@@ -239,6 +242,7 @@ _HOOKS = (
     "made_for",
     "check_game",
     "greedy",
+    "greedy_decision",
     "supports_seat",
     "selfplay_tables",
     "selfplay_games",

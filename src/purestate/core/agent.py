@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runt
 from attrs import field, frozen
 
 from purestate.core.game import Game
-from purestate.core.hooks import check_game_of, greedy_of, supports_seat
+from purestate.core.hooks import check_game_of, greedy_decision_of, greedy_of, supports_seat
 from purestate.core.keys import Key
 
 if TYPE_CHECKING:
@@ -175,6 +175,22 @@ class HasGreedy(Protocol):
         Called by ``evaluate``, ``play``, ``tournament`` and the browser through ``Greedy`` (unless
         asked to explore), and by ``analyze``. Deterministic (ties broken by a fixed rule, no key)
         and one of ``game.legal(state)`` when not ``None``.
+        """
+        ...
+
+
+class GreedyDecides(Protocol):
+    """A learner whose greedy play keeps something from move to move (a search tree to reuse)."""
+
+    def greedy_decision(self, game: Game[Any, Any], table: Any, state: Any) -> Decision[Any]:
+        """``greedy``'s move, with the table to play the rest of the game from.
+
+        Called by ``Greedy`` in place of ``greedy`` when the learner has it; ``analyze`` still
+        asks ``greedy``, position by position. Deterministic for a given table, its move the one
+        ``greedy`` plays from the same table; the table it returns holds what the next move
+        reuses (``alphazero``: the search tree, as ``mcts``'s table does) and plays as the table
+        it was given in every other way: a game's tables are dropped when it ends, so nothing
+        carries into the next game.
         """
         ...
 
@@ -422,7 +438,13 @@ class Greedy:
         return self.learner.initial_table(game, seat)
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
-        """The learner's greedy move (``key`` is unused: there is nothing to draw)."""
+        """The learner's greedy move (``key`` is unused: there is nothing to draw), with the
+        table its ``greedy_decision`` keeps for the next move if it has one (``GreedyDecides``).
+        """
+        decide = greedy_decision_of(self.learner)
+        if decide is not None:
+            decision: Decision[Any] = decide(game, table, state)
+            return decision
         return Decision(self.learner.greedy(game, table, state))
 
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:

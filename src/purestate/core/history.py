@@ -97,6 +97,10 @@ DEFAULTS_BEFORE: tuple[Mapping[str, Mapping[str, str]], ...] = (
             "alphazero": MappingProxyType({"draws": "shared"}),
         }
     ),
+    # version 5 -> 6: alphazero's play (act, greedy_decision) keeps the subtree of the position
+    # from its previous move's search, as mcts does (self-play always did); before, each move
+    # searched a fresh tree
+    MappingProxyType({"alphazero": MappingProxyType({"reuse": "false"})}),
 )
 """Entry ``v - 1``: the options whose defaults changed after version ``v`` of the run and sweep
 formats, at the values they had in version ``v`` (agent name -> option -> value as typed)."""

@@ -5,9 +5,10 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``,
 ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` and ``RowEvaluation`` beside
 ``Game`` (``core/game.py``);
-``ChecksGame``, ``HasGreedy``, ``SupportsSeat``, ``SelfplayTables``, ``FusedSelfplay``,
-``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``Searches``, ``ReportsLoss``,
-``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside ``Agent`` (``core/agent.py``);
+``ChecksGame``, ``HasGreedy``, ``GreedyDecides``, ``SupportsSeat``, ``SelfplayTables``,
+``FusedSelfplay``, ``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``PlaysFromLess``,
+``Searches``, ``ReportsLoss``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside
+``Agent`` (``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
@@ -40,6 +41,7 @@ DrawFn = Callable[[Any, str, Any, Sequence[Any]], str]
 ColouredBoardFn = Callable[[Sequence[Any]], tuple[tuple[str, str], ...]]
 CheckGameFn = Callable[["Game[Any, Any]"], None]
 GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
+GreedyDecisionFn = Callable[["Game[Any, Any]", Any, Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
 SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
@@ -213,6 +215,13 @@ def check_game_of(agent: Any) -> CheckGameFn | None:
 def greedy_of(agent: Any) -> GreedyFn | None:
     """The learner's greedy policy (``HasGreedy``), or None."""
     found: GreedyFn | None = _method(agent, "greedy")
+    return found
+
+
+def greedy_decision_of(agent: Any) -> GreedyDecisionFn | None:
+    """The learner's greedy move with the table for its next move (``GreedyDecides``), or None:
+    ``Greedy`` then plays ``greedy``'s move and keeps the table."""
+    found: GreedyDecisionFn | None = _method(agent, "greedy_decision")
     return found
 
 

@@ -99,6 +99,10 @@ class Net:
         iterations: Training iterations done.
         games: Self-play games played.
         losses: The mean losses of the last iteration's training.
+        tree: The search tree of the last move played from this table in a game (``act``,
+            ``greedy_decision``), which the next move's search reuses where it holds the
+            position (``AlphaZero.reuse``); ``None`` in a table that has not moved. A
+            decision's table, dropped when the game ends: never saved, never sent to workers.
     """
 
     shape: Shape | None = None
@@ -109,6 +113,7 @@ class Net:
     iterations: int = 0
     games: int = 0
     losses: Losses = field(factory=Losses)
+    tree: Tree | None = None
 
 
 @frozen
@@ -198,6 +203,11 @@ class AlphaZero:
             from its simulation's key, as ``mcts`` plays them) or ``shared`` (the search's one
             generator below the threshold, the leaf key's generator in ``mix``: what runs of
             format 4 drew, ``core.history``).
+        reuse: In play (``act``, and ``greedy_decision``: ``evaluate``, ``play``,
+            ``tournament``, the browser), keep the subtree of the current position from the
+            previous move's search, as ``mcts`` does: the decision's table holds the tree.
+            Self-play always reuses its trees. ``analyze`` and ``greedy`` search each position
+            afresh from a table that has not moved.
     """
 
     simulations: int = 64
@@ -219,6 +229,7 @@ class AlphaZero:
     expand_at: int = 1
     mix: float = 0.0
     draws: KeyedDraws = "counter"
+    reuse: bool = True
     _clock: Clock | None = field(default=None, alias="clock", eq=False, repr=False)
 
     learns = True
@@ -425,26 +436,39 @@ class AlphaZero:
     def single(self, game: Game[Any, Any], table: Net, state: Any, key: Key, explore: bool) -> Tree:
         """One search from ``state`` with the agent's ``leaves``: a leaf at a time computed
         alone (``network.ALONE``, the cheapest way), or the leaves of a round in chunks of
-        ``network.CHUNK`` rows."""
+        ``network.CHUNK`` rows; from the table's tree where it holds ``state`` (``reuse``)."""
         rows = ALONE if self.leaves == 1 else CHUNK
-        return self.search(game, table, [Tree()], [state], [key], explore, rows, self.leaves)[0]
+        previous = table.tree if self.reuse and table.tree is not None else Tree()
+        return self.search(game, table, [previous], [state], [key], explore, rows, self.leaves)[0]
+
+    def _moved(self, table: Net, tree: Tree) -> Net | None:
+        """The decision's table: ``table`` holding ``tree`` for the next move (``reuse``)."""
+        return attrs.evolve(table, tree=tree) if self.reuse else None
 
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Search from ``state`` with root noise and play a move drawn in proportion to the
-        visits (temperature 1): the exploring policy. ``greedy`` plays the most visited move."""
+        visits (temperature 1): the exploring policy. ``greedy`` plays the most visited move.
+        The decision's table holds the tree for the next move (``reuse``)."""
         require_game(game, state)
         self.check_game(game)
         net = table if isinstance(table, Net) else Net()
         k_search, k_move = keys.split(key)
         tree = self.single(game, net, state, k_search, True)
-        return Decision(choose_move(game, tree, 1.0, k_move))
+        return Decision(choose_move(game, tree, 1.0, k_move), self._moved(net, tree))
 
-    def greedy(self, game: Game[Any, Any], table: Any, state: Any) -> Any:
-        """The search's best move without noise (a proven win, else the most visited move)."""
+    def greedy_decision(self, game: Game[Any, Any], table: Any, state: Any) -> Decision[Any]:
+        """The search's best move without noise (a proven win, else the most visited move),
+        searched from the table's tree where it holds ``state``; the decision's table holds the
+        new tree for the next move (``reuse``): ``Greedy``'s play, and so ``evaluate``'s."""
         require_game(game, state)
         net = table if isinstance(table, Net) else Net()
         tree = self.single(game, net, state, keys.key(0), False)
-        return choose_move(game, tree, 0.0, keys.key(0))
+        return Decision(choose_move(game, tree, 0.0, keys.key(0)), self._moved(net, tree))
+
+    def greedy(self, game: Game[Any, Any], table: Any, state: Any) -> Any:
+        """``greedy_decision``'s move: from a table that has not moved (``analyze``'s, a file's),
+        a fresh search of ``state``."""
+        return self.greedy_decision(game, table, state).move
 
     # -- self-play -----------------------------------------------------------------------------
 
@@ -583,7 +607,7 @@ class AlphaZero:
     def playing(self, table: Net) -> Net:
         """The table with only what ``play_games`` reads (the layout and the weights), cheap to
         send to workers."""
-        return Net(shape=table.shape, params=table.params, games=table.games)
+        return Net(shape=table.shape, params=table.params, games=table.games)  # no tree
 
     def jobs(
         self, game: Game[Any, Any], table: Net, key: Key, part: Sequence[int], count: int
