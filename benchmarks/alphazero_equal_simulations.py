@@ -3,16 +3,17 @@ mixed into its leaf values: where its strength comes from, and what equal time c
 
 Run: ``PYTHONPATH=src python benchmarks/alphazero_equal_simulations.py TABLE
 [--game ultimate_tictactoe] [--simulations 1000] [--mcts-simulations N] [--mix 0.5]
-[--leaves 1] [--expand-at 1] [--games 20] [--seed 1]``
+[--leaves 1] [--expand-at 1] [--reuse true] [--games 20] [--seed 1]``
 
-The searcher is the table's own greedy search (``AlphaZero.single``: PUCT with its
-``c_puct``, no noise; the compiled tree where the game has row kernels) with the network of
-``TABLE`` (a ``table.npz``; its agent is read from the file) as
-its evaluator, given the agent options ``mix``, ``leaves`` and ``expand_at``: each evaluated
-leaf's priors are the network's, and its value is ``(1 - mix) * network + mix * playout``, the
-playout one of ``mcts``'s own (``playout=auto``, from the leaf's key; AlphaGo's mixed
-evaluation). ``--mix 0`` is the plain alphazero search; ``--expand-at T`` plays a leaf out until
-its ``T``-th visit (AlphaGo's expansion threshold).
+The searcher is the table's own greedy search (``Greedy``: PUCT with its ``c_puct``, no noise; the
+compiled tree where the game has row kernels; with ``--reuse true`` it searches on from its
+previous move's tree, as ``mcts`` does, which figures before run format 6 did not, and each move's
+search draws from the same key, as ``Greedy`` plays) with the network of ``TABLE`` (a
+``table.npz``; its agent is read from the file) as its evaluator, given the agent options ``mix``,
+``leaves`` and ``expand_at``: each evaluated leaf's priors are the network's, and its value is
+``(1 - mix) * network + mix * playout``, the playout one of ``mcts``'s own (``playout=auto``, from
+the leaf's key; AlphaGo's mixed evaluation). ``--mix 0`` is the plain alphazero search;
+``--expand-at T`` plays a leaf out until its ``T``-th visit (AlphaGo's expansion threshold).
 The opponent is ``mcts`` with its defaults at ``--mcts-simulations`` (``--simulations`` unless
 told), so the two sides search the same number of simulations and the comparison is of what a
 simulation knows, not of its cost. Game ``i`` uses ``fold_in(key(seed), i)``; the network's
@@ -35,32 +36,9 @@ sys.path.insert(0, "src")
 
 import purestate
 from purestate.agents.alphazero import AlphaZero
-from purestate.agents.mcts import best_child
-from purestate.core.agent import Decision
-from purestate.core.game import Game
-from purestate.core.keys import Key, fold_in, key
+from purestate.core.agent import Greedy
+from purestate.core.keys import fold_in, key
 from purestate.io import tables
-
-
-class Greedy:
-    """The table's greedy search as an agent of its own: ``AlphaZero.single`` from the game's
-    key, no noise, the most visited move (a proven win first)."""
-
-    learns = False
-
-    def __init__(self, learner: AlphaZero, table: Any) -> None:
-        self.learner, self.table = learner, table
-        self.spec = learner.spec
-
-    def initial_table(self, game: Game[Any, Any], seat: int) -> None:
-        """No table of its own: the network is the search's evaluator."""
-        return None
-
-    def act(self, game: Game[Any, Any], table: Any, state: Any, k: Key) -> Decision[Any]:
-        """The search's best move from ``state``."""
-        tree = self.learner.single(game, self.table, state, k, False)
-        assert tree.root is not None
-        return Decision(best_child(tree.root).move)
 
 
 def main() -> None:
@@ -72,6 +50,7 @@ def main() -> None:
     parser.add_argument("--mix", type=float, default=0.5)
     parser.add_argument("--leaves", type=int, default=1)
     parser.add_argument("--expand-at", type=int, default=1)
+    parser.add_argument("--reuse", choices=("true", "false"), default="true")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -80,15 +59,17 @@ def main() -> None:
     assert isinstance(learner, AlphaZero), f"{args.table} is not an alphazero table"
     # the table's own greedy search (its c_puct, no noise), at this count of simulations
     searcher = attrs.evolve(learner, simulations=args.simulations, seconds=0.0,
-                            leaves=args.leaves, mix=args.mix, expand_at=args.expand_at)  # fmt: skip
-    ours = Greedy(searcher, loaded.table)
+                            leaves=args.leaves, mix=args.mix, expand_at=args.expand_at,
+                            reuse=args.reuse == "true")  # fmt: skip
+    ours = Greedy(searcher)
     theirs = purestate.agent(f"mcts:simulations={args.mcts_simulations or args.simulations}")
     w = d = losses = 0
     t0 = time.process_time()
     for i in range(args.games):
         first = i % 2 == 0
         agents: tuple[Any, Any] = (ours, theirs) if first else (theirs, ours)
-        ep = purestate.play(game, agents, (None, None), fold_in(key(args.seed), i))
+        tabled = (loaded.table, None) if first else (None, loaded.table)
+        ep = purestate.play(game, agents, tabled, fold_in(key(args.seed), i))
         r = ep.returns[0 if first else 1]
         w, d, losses = w + (r > 0), d + (r == 0), losses + (r < 0)
         print(json.dumps({"game": i, "first": first, "result": r, "wdl": [w, d, losses],

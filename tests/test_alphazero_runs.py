@@ -133,6 +133,32 @@ def test_a_table_file_plays_as_the_agent_that_wrote_it_under_its_defaults(
     assert load_table_agent(run / "table.npz", game)[0].draws == "counter"
 
 
+def test_a_run_of_an_older_format_stopped_after_its_resume_began_resumes_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # resuming rewrites run.json in today's format before its first game, its specs spelled out
+    # (reuse=false for format 5), while the checkpoint's table stays the older code's until the
+    # next checkpoint: a run stopped in between must resume again, the table read under the
+    # defaults it says it was written under
+    run = tmp_path / "run"
+    monkeypatch.setattr(history, "VERSION", 5)
+    r = invoke(*RUN, "--games", "4", "--out", str(run))
+    monkeypatch.undo()
+    assert r.exit_code == 0, r.output
+    manifest = {**json.loads((run / "run.json").read_text()), "format": "purestate.run/5"}
+    (run / "run.json").write_text(json.dumps(manifest))
+    from purestate.core.registry import spec_then
+
+    upgraded = history.upgrade(manifest, "run", spec_then)  # what the resume writes at once
+    spelled = f"{purestate.agent(TINY).spec},reuse=false"
+    assert upgraded["agent"] == spelled
+    (run / "run.json").write_text(json.dumps({**upgraded, "games": 8}))
+    r = invoke("selfplay", "--resume", str(run))  # on to its 8 games
+    assert r.exit_code == 0, r.output
+    assert json.loads((run / "run.json").read_text())["agent"] == spelled
+    assert load_table_agent(run / "table.npz", purestate.make("tictactoe"))[1].games == 8
+
+
 def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(
     tmp_path: Path,
 ) -> None:

@@ -21,7 +21,7 @@ from purestate.core.episode import play, plies
 from purestate.core.keys import Key, key
 from purestate.io.tables import load_table_agent, save_table
 from purestate.solve import solve
-from purestate.solve.analysis import analyze_table
+from purestate.solve.analysis import analyze_table, play_against_solver
 
 runner = CliRunner()
 GAME = purestate.make("tictactoe")
@@ -56,6 +56,46 @@ def test_greedy_agent_plays_the_learners_greedy_move_and_learns_nothing() -> Non
     assert len({q.act(GAME, table, s, key(i)).move for i in range(20)}) > 1
     ep = play(GAME, [g, purestate.agent("random")], [table, None], key(1))
     assert g.learn(GAME, table, ep, 0) is table
+
+
+@frozen
+class Counting:
+    """A learner whose greedy play keeps a count of its moves in the decision's table: its move
+    is the count-th legal move, so a game shows whether each decision's table was kept."""
+
+    spec = "counting"
+    learns = True
+
+    def greedy(self, game: Any, table: int, state: Any) -> Any:
+        return game.legal(state)[table % len(game.legal(state))]
+
+    def greedy_decision(self, game: Any, table: int, state: Any) -> Decision[Any]:
+        return Decision(self.greedy(game, table, state), table + 1)
+
+
+def test_greedy_keeps_a_decisions_table_for_the_games_next_move_and_no_further() -> None:
+    g = Greedy(Counting())
+    assert g.act(GAME, 3, GAME.initial(), key(0)) == Decision(GAME.legal(GAME.initial())[3], 4)
+    rnd = purestate.agent("random")
+    for i in range(2):  # every game starts from the table it was given
+        ep = play(GAME, [g, rnd], [0, None], key(i))
+        count = 0
+        for s, m, p in zip(ep.states, ep.moves, ep.movers, strict=False):
+            if p == 0:
+                assert m == GAME.legal(s)[count % len(GAME.legal(s))]
+                count += 1
+        assert count >= 3
+    # analyze's games against the solver keep it too
+    sol = solve(GAME)
+    for seat in (0, 1):
+        r = play_against_solver(GAME, Counting(), 0, sol, seat)
+        s, count = GAME.initial(), 0
+        for m in r.moves:
+            if GAME.to_move(s) == seat:
+                assert m == GAME.legal(s)[count % len(GAME.legal(s))]
+                count += 1
+            s = GAME.step(s, m)
+        assert count >= 2  # a second move, made from the first decision's table
 
 
 def test_menace_greedy_is_most_beads_smallest_move_on_ties_and_resigns_when_empty() -> None:

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -382,6 +383,11 @@ def test_web_specs_are_capped(runs: Path) -> None:
     assert view["opponent"] == "mcts:simulations=1000000"
     view = client.post("/api/play", json={"opponent": "alphabeta:depth=5000,nodes=0"}).json()
     assert view["opponent"] == "alphabeta:depth=1000,nodes=0"
+    if find_spec("jax") is not None and find_spec("optax") is not None:
+        # a game keeps the last move's tree (reuse), whose arrays the simulations size
+        asked = {"opponent": "alphazero:simulations=100000000", "seat": 1}
+        view = client.post("/api/play", json=asked).json()
+        assert view["opponent"] == "alphazero:simulations=1000000", view
 
 
 def test_a_bot_that_breaks_takes_the_persons_move_back(runs: Path) -> None:

@@ -412,7 +412,9 @@ def check_game(agent: Any, game: Game[Any, Any]) -> None:
 
 @frozen
 class Greedy:
-    """A learner's greedy policy as an agent: it plays ``learner.greedy(game, table, state)``.
+    """A learner's greedy policy as an agent: it plays ``learner.greedy(game, table, state)``, or
+    ``learner.greedy_decision`` (the same move, with a table kept for the game's next move) when
+    the learner has it.
 
     What ``evaluate``, ``analyze``, ``play`` and ``tournament`` judge unless asked to explore: the
     moves the table says are best, with no exploration and no learning. The table is the

@@ -81,12 +81,22 @@ def table_player(text: str) -> tuple[str, str | None]:
 
 @frozen
 class TableFile:
-    """A loaded table and what the file says about it."""
+    """A loaded table and what the file says about it.
+
+    Attributes:
+        table: The table.
+        agent: The spec string of the agent that wrote it, as the file says it.
+        seat: The seat it plays.
+        games: The games it had learned from.
+        defaults: The version of the defaults ``agent`` was written under (its ``defaults``
+            field), or None for a file from before the field.
+    """
 
     table: Any
     agent: str
     seat: int
     games: int
+    defaults: int | None = None
 
 
 def _named(game: Game[Any, Any]) -> str | None:
@@ -306,7 +316,7 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
         raise FileFormatError(
             f"{path}: a table for {data.get('game')!r}, not for {game.spec.name!r}"
         )
-    defaults_version(path, data)
+    defaults = defaults_version(path, data)
     seat = data.get("seat", 0)
     games = data.get("games", 0)
     if seat not in (0, 1) or not isinstance(games, int) or games < 0:
@@ -317,7 +327,7 @@ def load_table(path: Path, game: Game[Any, Any], agent: Agent, follow: bool = Tr
         raise FileFormatError(f"{path}: {e}") from None
     if not supports_seat(agent, table, seat):
         raise FileFormatError(f"{path}: its 'seat' is {seat} but its table plays the other seat")
-    return TableFile(table, str(data.get("agent", agent.spec)), seat, games)
+    return TableFile(table, str(data.get("agent", agent.spec)), seat, games, defaults)
 
 
 def _table_of(

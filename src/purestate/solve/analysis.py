@@ -12,9 +12,11 @@ from typing import Any
 
 from attrs import frozen
 
+from purestate.core.agent import Greedy
 from purestate.core.episode import resign_returns
 from purestate.core.game import Game, ParseError
 from purestate.core.hooks import positions_of, supports_seat
+from purestate.core.keys import key
 from purestate.solve import Solution
 
 
@@ -118,7 +120,8 @@ def _greedy_value(game: Game[Any, Any], vals: Mapping[Any, float], move: Any) ->
 def play_against_solver(
     game: Game[Any, Any], agent: Any, table: Any, solution: Solution, seat: int
 ) -> SeatResult:
-    """One game: the table's greedy moves from ``seat``, the solver's from the other seat.
+    """One game: the table's greedy moves from ``seat`` (as ``Greedy`` plays them, a decision's
+    table kept for the next move: ``alphazero``'s tree), the solver's from the other seat.
 
     A greedy ``None`` (MENACE with an empty box) resigns: the game ends as a loss for ``seat``.
     """
@@ -126,9 +129,13 @@ def play_against_solver(
     moves: list[Any] = []
     perfect = solution.value(game.initial())
     sign = 1.0 if seat == 0 else -1.0
+    player = Greedy(agent)
     while not game.is_over(state):
         if game.to_move(state) == seat:
-            m = agent.greedy(game, table, state)
+            decision = player.act(game, table, state, key(0))  # Greedy draws nothing
+            m = decision.move
+            if decision.table is not None:
+                table = decision.table
             if m is None:
                 return SeatResult(seat, resign_returns(seat)[seat], sign * perfect, tuple(moves))
         else:

@@ -36,6 +36,9 @@ LAB_SHARE = 10
 until the step's budget of ``seconds`` is spent, and at least one) answers in about that time."""
 CAPS: dict[str, dict[str, int]] = {
     "mcts": {"simulations": 1_000_000},
+    # the compiled tree sizes its arrays by the simulations, and a game's table keeps the last
+    # move's tree for the next (reuse)
+    "alphazero": {"simulations": 1_000_000},
     "alphabeta": {"depth": 1_000, "nodes": 10_000_000},
     # the 2019 bot expands its tree to depth × width before it first reads the clock
     "xtreme2019": {"simulations": 1_000_000, "depth": 3, "width": 19},
