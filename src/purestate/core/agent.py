@@ -185,8 +185,9 @@ class GreedyDecides(Protocol):
     def greedy_decision(self, game: Game[Any, Any], table: Any, state: Any) -> Decision[Any]:
         """``greedy``'s move, with the table to play the rest of the game from.
 
-        Called by ``Greedy`` in place of ``greedy`` when the learner has it; ``analyze`` still
-        asks ``greedy``, position by position. Deterministic for a given table, its move the one
+        Called by ``Greedy`` in place of ``greedy`` when the learner has it (so also by
+        ``analyze``'s games against the solver); ``analyze``'s judgment of each position still
+        asks ``greedy``. Deterministic for a given table, its move the one
         ``greedy`` plays from the same table; the table it returns holds what the next move
         reuses (``alphazero``: the search tree, as ``mcts``'s table does) and plays as the table
         it was given in every other way: a game's tables are dropped when it ends, so nothing

@@ -206,8 +206,8 @@ class AlphaZero:
         reuse: In play (``act``, and ``greedy_decision``: ``evaluate``, ``play``,
             ``tournament``, the browser), keep the subtree of the current position from the
             previous move's search, as ``mcts`` does: the decision's table holds the tree.
-            Self-play always reuses its trees. ``analyze`` and ``greedy`` search each position
-            afresh from a table that has not moved.
+            Self-play always reuses its trees. ``greedy`` from a table that has not moved
+            (``analyze``'s judgment of each position) searches afresh.
     """
 
     simulations: int = 64
