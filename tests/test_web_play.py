@@ -85,6 +85,29 @@ def test_undo_takes_back_your_move_and_the_bots_answer(client: TestClient) -> No
     assert not back["over"] and back["your_turn"] and len(back["moves"]) < len(view["moves"])
 
 
+def test_a_game_keeps_the_bots_search_tree_for_its_last_turn_only() -> None:
+    # a search's table is its tree (hundreds of MB after seconds of mcts): a game must not keep
+    # one a move for undo, only the one the next answer after an undo reuses
+    from purestate.agents.mcts import Tree
+    from purestate.core.registry import make_spec
+    from purestate.web.play import Session
+
+    game = make_spec("ultimate_tictactoe")
+    session = Session(game, "ultimate_tictactoe", purestate.agent("mcts:simulations=200"), None,
+                      0, 3)  # fmt: skip
+    for _ in range(4):
+        session.person_moves(game.format_move(game.legal(session.state)[0]))
+    assert [t.tables for t in session.turns[:-1]] == [(None, None)] * 3
+    assert isinstance(session.turns[-1].tables[1], Tree)  # the bot's tree after its last answer
+    assert isinstance(session.match.tables[1], Tree)
+    session.undo()
+    session.undo()  # past the last turn: the bot's next answer searches afresh
+    assert session.match.tables == (None, None) and len(session.turns) == 2
+    session.person_moves(game.format_move(game.legal(session.state)[-1]))
+    assert len(session.turns) == 3 and session.match.persons_turn()
+    assert [t.tables for t in session.turns] == [(None, None)] * 3
+
+
 def test_undo_is_the_browsers_own(client: TestClient) -> None:
     sid = client.post("/api/play", json={"game": "tictactoe", "opponent": "random"}).json()["id"]
     client.post(f"/api/play/{sid}/move", json={"move": "0"})
