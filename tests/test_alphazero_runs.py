@@ -133,22 +133,40 @@ def test_a_table_file_plays_as_the_agent_that_wrote_it_under_its_defaults(
     assert load_table_agent(run / "table.npz", game)[0].draws == "counter"
 
 
+def _rewritten(path: Path, **fields: object) -> None:
+    """The run's table file at ``path`` with its manifest's ``fields`` set (None: left out), and
+    the run's checkpoint saying so (as if the run had written it)."""
+    import hashlib
+
+    from purestate.io.array_tables import archive_bytes, read_archive
+
+    written = read_archive(path, path.read_bytes())
+    manifest = {k: v for k, v in written.manifest.items() if k not in ("archive", "arrays")}
+    manifest.update(fields)
+    path.write_bytes(archive_bytes({k: v for k, v in manifest.items() if v is not None},
+                                   written.arrays))  # fmt: skip
+    checkpoint = path.parent / "checkpoint.json"
+    saved = json.loads(checkpoint.read_text())
+    saved["files"][path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    checkpoint.write_text(json.dumps(saved))
+
+
+@pytest.mark.parametrize("field", [True, False])
 def test_a_run_of_an_older_format_stopped_after_its_resume_began_resumes_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: bool
 ) -> None:
     # resuming rewrites run.json in today's format before its first game, its specs spelled out
     # (reuse=false for format 5), while the checkpoint's table stays the older code's until the
     # next checkpoint: a run stopped in between must resume again, the table read under the
-    # defaults it says it was written under
-    run = tmp_path / "run"
-    monkeypatch.setattr(history, "VERSION", 5)
-    r = invoke(*RUN, "--games", "4", "--out", str(run))
-    monkeypatch.undo()
-    assert r.exit_code == 0, r.output
-    manifest = {**json.loads((run / "run.json").read_text()), "format": "purestate.run/5"}
-    (run / "run.json").write_text(json.dumps(manifest))
+    # defaults it says it was written under (or, a file from before that field, any version up
+    # to the run's)
     from purestate.core.registry import spec_then
 
+    run = tmp_path / "run"
+    r = invoke(*RUN, "--games", "4", "--out", str(run))
+    assert r.exit_code == 0, r.output
+    _rewritten(run / "table.npz", defaults=5 if field else None)
+    manifest = {**json.loads((run / "run.json").read_text()), "format": "purestate.run/5"}
     upgraded = history.upgrade(manifest, "run", spec_then)  # what the resume writes at once
     spelled = f"{purestate.agent(TINY).spec},reuse=false"
     assert upgraded["agent"] == spelled
@@ -157,6 +175,15 @@ def test_a_run_of_an_older_format_stopped_after_its_resume_began_resumes_again(
     assert r.exit_code == 0, r.output
     assert json.loads((run / "run.json").read_text())["agent"] == spelled
     assert load_table_agent(run / "table.npz", purestate.make("tictactoe"))[1].games == 8
+    # a table of another agent is still refused, named as its spec means in the run
+    other = tmp_path / "other"
+    r = invoke(*RUN, "--games", "4", "--out", str(other))
+    assert r.exit_code == 0, r.output
+    _rewritten(other / "table.npz", agent=TINY.replace("width=8", "width=9"),
+               defaults=5 if field else None)  # fmt: skip
+    (other / "run.json").write_text(json.dumps({**upgraded, "games": 8}))
+    r = invoke("selfplay", "--resume", str(other))
+    assert r.exit_code == 2 and "width=9" in r.output and "Traceback" not in r.output
 
 
 def test_workers_for_a_learner_that_plays_one_game_after_another_are_refused(

@@ -63,6 +63,37 @@ def test_greedy_is_deterministic_and_legal(spec: str) -> None:
         assert Greedy(learner).act(TTT, table, s, key(0)) == Decision(move)
 
 
+def test_a_table_without_its_tree_plays_on_and_holds_no_tree() -> None:
+    from purestate.agents.mcts import Tree
+
+    ultimate = purestate.make("ultimate_tictactoe")
+    found = []
+    for spec in purestate.agents():
+        if spec.startswith("openspiel"):
+            continue
+        bot = purestate.agent(spec)
+        forget = hooks.without_tree_of(bot)
+        if forget is None:
+            continue
+        found.append(spec)
+        small = purestate.agent(f"{spec}:simulations=30")
+        table = small.initial_table(ultimate, 0)
+        decision = small.act(ultimate, table, ultimate.initial(), key(1))
+        assert decision.table is not None  # it carries a tree to its next move
+        kept = forget(decision.table)
+        tree = kept.tree if hasattr(kept, "tree") else kept
+        assert tree is None or (isinstance(tree, Tree) and tree.root is None), spec
+        state = ultimate.step(ultimate.initial(), decision.move)
+        state = ultimate.step(state, ultimate.legal(state)[0])
+        assert small.act(ultimate, kept, state, key(2)).move in ultimate.legal(state)
+    assert {"mcts", "xtreme2019"} <= set(found)
+    assert hooks.without_tree_of(purestate.agent("tron_wall")) is None  # its table is its side
+    # Greedy passes the learner's on, or keeps the table
+    menace = purestate.agent("menace")
+    table = menace.initial_table(TTT, 0)
+    assert Greedy(menace).without_tree(table) is table
+
+
 def test_supports_seat_accepts_the_seat_a_table_was_made_for() -> None:
     for spec in purestate.agents():
         if spec.startswith("openspiel"):
@@ -243,6 +274,7 @@ _HOOKS = (
     "check_game",
     "greedy",
     "greedy_decision",
+    "without_tree",
     "supports_seat",
     "selfplay_tables",
     "selfplay_games",

@@ -97,15 +97,47 @@ def test_a_game_keeps_the_bots_search_tree_for_its_last_turn_only() -> None:
                       0, 3)  # fmt: skip
     for _ in range(4):
         session.person_moves(game.format_move(game.legal(session.state)[0]))
-    assert [t.tables for t in session.turns[:-1]] == [(None, None)] * 3
-    assert isinstance(session.turns[-1].tables[1], Tree)  # the bot's tree after its last answer
-    assert isinstance(session.match.tables[1], Tree)
+
+    def trees() -> list[bool]:
+        return [isinstance(t.tables[1], Tree) and t.tables[1].root is not None
+                for t in session.turns]  # fmt: skip
+
+    assert trees() == [False, False, False, True]  # the bot's tree after its last answer only
     session.undo()
     session.undo()  # past the last turn: the bot's next answer searches afresh
-    assert session.match.tables == (None, None) and len(session.turns) == 2
+    assert trees() == [False, False] and session.match.tables[1].root is None
     session.person_moves(game.format_move(game.legal(session.state)[-1]))
-    assert len(session.turns) == 3 and session.match.persons_turn()
-    assert [t.tables for t in session.turns] == [(None, None)] * 3
+    assert trees() == [False, False, False] and session.match.persons_turn()
+
+
+def test_after_an_undo_the_same_clicks_meet_the_same_bot_moves_of_a_bot_that_remembers() -> None:
+    # tron_wall's table is its side for the game (drawn from its first move's key), no search
+    # tree: every undo snapshot keeps it
+    from purestate.core.keys import key
+    from purestate.core.registry import make_spec
+    from purestate.web.play import Session
+
+    game = make_spec("tron:map=empty_room")
+    mine = purestate.agent("tron_greedy")
+
+    def played(undo_at: int | None) -> list[object]:
+        session = Session(game, "tron:map=empty_room", purestate.agent("tron_wall"), None, 0, 5)
+        session.bot_moves()
+        n = 0
+        while not session.over() and n < 200:
+            move = mine.act(game, None, session.match.view(0), key(len(session.moves))).move
+            session.person_moves(game.format_move(move))
+            n += 1
+            if n == undo_at:
+                session.undo()
+                session.undo()
+                n -= 2
+                undo_at = None
+        return session.moves
+
+    whole = played(None)
+    assert len(whole) > 12
+    assert played(3) == whole and played(6) == whole
 
 
 def test_undo_is_the_browsers_own(client: TestClient) -> None:

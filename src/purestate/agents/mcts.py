@@ -499,6 +499,10 @@ class MCTS:
         """Search does not learn between games: the table comes back as it was."""
         return table
 
+    def without_tree(self, table: Any) -> Tree:
+        """An empty tree: the table holds nothing but the tree (``KeepsTree``)."""
+        return Tree()
+
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Search from ``state`` and play the best move; the new tree is the new table.
 

@@ -114,6 +114,10 @@ class Xtreme2019:
         """The 2019 bot does not learn between games."""
         return table
 
+    def without_tree(self, table: Any) -> Tree:
+        """An empty tree: the table holds nothing but the tree (``KeepsTree``)."""
+        return Tree()
+
     def act(self, game: Game[Any, Any], table: Any, state: Any, key: Key) -> Decision[Any]:
         """Pre-expand, simulate, and play the child with the best win rate."""
         tree = self.search(game, table if isinstance(table, Tree) else Tree(), state, key)

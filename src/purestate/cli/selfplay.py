@@ -149,17 +149,18 @@ def _load_checked(
     path: Path, game: Any, who: Any, seat: int | None, games: int, version: int
 ) -> Any:
     """A checkpoint's table, refused unless it was saved by ``who`` after ``games`` games, at
-    ``seat`` (None: a table both seats share); its spec means what it meant under the defaults
-    it says it was written under, or (a file from before that field) in the run's format
-    ``version``, as the run's own specs do.
-
-    The table's own word comes first: a resumed run's ``run.json`` says today's format from the
-    start, while its checkpoint's table stays the older code's until the next checkpoint, and a
-    run stopped in between must still resume."""
+    ``seat`` (None: a table both seats share); its spec means what it meant in the run's format
+    ``version``, as the run's own specs do, or under the defaults the file says it was written
+    under: a resumed run's ``run.json`` says today's format from the start, its specs spelled
+    out, while its checkpoint's table stays the older code's until the next checkpoint, and a run
+    stopped in between must still resume. A file from before the ``defaults`` field was written
+    under a version no later than the run's."""
     loaded = load_table(path, game, who, follow=False)  # the run folder's own table
-    written = loaded.defaults if loaded.defaults is not None else version
-    if agent_spec(spec_then(loaded.agent, written)) != who.spec:
-        raise FileFormatError(f"{path}: a table of {loaded.agent!r}, not of {who.spec!r}")
+    written = range(1, version + 1) if loaded.defaults is None else (version, loaded.defaults)
+    spelled = {agent_spec(spec_then(loaded.agent, v)) for v in written}
+    if who.spec not in spelled:
+        said = agent_spec(spec_then(loaded.agent, version))
+        raise FileFormatError(f"{path}: a table of {said!r}, not of {who.spec!r}")
     if seat is not None and loaded.seat != seat:
         raise FileFormatError(f"{path}: a table for the {SEATS[loaded.seat]} player")
     if loaded.games != games:

@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runt
 from attrs import field, frozen
 
 from purestate.core.game import Game
-from purestate.core.hooks import check_game_of, greedy_decision_of, greedy_of, supports_seat
+from purestate.core.hooks import (
+    check_game_of,
+    greedy_decision_of,
+    greedy_of,
+    supports_seat,
+    without_tree_of,
+)
 from purestate.core.keys import Key
 
 if TYPE_CHECKING:
@@ -192,6 +198,21 @@ class GreedyDecides(Protocol):
         reuses (``alphazero``: the search tree, as ``mcts``'s table does) and plays as the table
         it was given in every other way: a game's tables are dropped when it ends, so nothing
         carries into the next game.
+        """
+        ...
+
+
+class KeepsTree(Protocol):
+    """A bot whose decisions' tables carry its search tree to its next move (``mcts``,
+    ``xtreme2019``, and ``alphazero`` in play)."""
+
+    def without_tree(self, table: Any) -> Any:
+        """``table`` without the search tree it carries: the table the bot plays from as if it
+        had not searched yet in this game (its next search starts afresh), everything else kept.
+
+        Called by the browser's games for their older undo snapshots: a tree holds hundreds of
+        MB after seconds of search, and a game keeps a snapshot a move. A bot whose table holds
+        the game's own memory (``tron_wall``'s side) has no such hook, and keeps it.
         """
         ...
 
@@ -453,6 +474,11 @@ class Greedy:
     def learn(self, game: Game[Any, Any], table: Any, episode: Any, seat: int) -> Any:
         """Nothing is learned while being judged: the table comes back as it was."""
         return table
+
+    def without_tree(self, table: Any) -> Any:
+        """The learner's table without its search tree (``KeepsTree``), or as it is."""
+        forget = without_tree_of(self.learner)
+        return table if forget is None else forget(table)
 
     def check_game(self, game: Game[Any, Any]) -> None:
         """The learner's refusal of a game too large for it, if it has one."""

@@ -5,7 +5,8 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``Observed``, ``NumberedMoves``, ``LabelledBoard``, ``Planes``, ``Drawn``, ``ColouredBoard``,
 ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` and ``RowEvaluation`` beside
 ``Game`` (``core/game.py``);
-``ChecksGame``, ``HasGreedy``, ``GreedyDecides``, ``SupportsSeat``, ``SelfplayTables``,
+``ChecksGame``, ``HasGreedy``, ``GreedyDecides``, ``KeepsTree``, ``SupportsSeat``,
+``SelfplayTables``,
 ``FusedSelfplay``, ``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``PlaysFromLess``,
 ``Searches``, ``ReportsLoss``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside
 ``Agent`` (``core/agent.py``);
@@ -42,6 +43,7 @@ ColouredBoardFn = Callable[[Sequence[Any]], tuple[tuple[str, str], ...]]
 CheckGameFn = Callable[["Game[Any, Any]"], None]
 GreedyFn = Callable[["Game[Any, Any]", Any, Any], Any]
 GreedyDecisionFn = Callable[["Game[Any, Any]", Any, Any], Any]
+WithoutTreeFn = Callable[[Any], Any]
 SupportsSeatFn = Callable[[Any, int], bool]
 SelfplayGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
 TrainGamesFn = Callable[..., tuple[Any, tuple[Any, ...]]]
@@ -222,6 +224,13 @@ def greedy_decision_of(agent: Any) -> GreedyDecisionFn | None:
     """The learner's greedy move with the table for its next move (``GreedyDecides``), or None:
     ``Greedy`` then plays ``greedy``'s move and keeps the table."""
     found: GreedyDecisionFn | None = _method(agent, "greedy_decision")
+    return found
+
+
+def without_tree_of(agent: Any) -> WithoutTreeFn | None:
+    """The bot's way to drop the search tree its table carries (``KeepsTree``), or None: its
+    table holds nothing to drop."""
+    found: WithoutTreeFn | None = _method(agent, "without_tree")
     return found
 
 

@@ -19,7 +19,7 @@ import attrs
 
 from purestate.core.agent import check_game, greedy_agent
 from purestate.core.game import Game, IllegalMove, ParseError
-from purestate.core.hooks import seat_name, supports_seat
+from purestate.core.hooks import seat_name, supports_seat, without_tree_of
 from purestate.core.keys import fold_in, key
 from purestate.core.match import Match
 from purestate.core.registry import agent, make_spec
@@ -163,11 +163,10 @@ class Session:
         seats: tuple[Any, Any] = (None, bot) if person == 0 else (bot, None)
         tables: tuple[Any, Any] = (None, table) if person == 0 else (table, None)
         self.match = Match.start(game, seats, tables, fold_in(key(seed), index))
-        self.first_tables = tables
         self.last_bot: list[str] = []
         # the match at each of the person's turns so far: undo goes back to the last (the match
-        # is a value, so keeping it is all undo needs); only the last keeps the bot's table as
-        # it was then, the earlier ones the table the game began with (``person_moves``)
+        # is a value, so keeping it is all undo needs); the earlier ones without the bot's
+        # search tree (``person_moves``)
         self.turns: list[Match] = []
         self.lock = threading.Lock()
 
@@ -251,12 +250,15 @@ class Session:
             # it was
             self.match = before
             raise
-        if self.turns:
-            # A search's table is its tree, kept for the next move (mcts, alphazero): about
-            # 130 MB after a CPU second of mcts on ultimate. A game keeps a turn a move, so the
-            # turns before the last go back to the table the game began with: an undo past the
-            # last turn searches afresh, and a game holds two trees, not one a move.
-            self.turns[-1] = attrs.evolve(self.turns[-1], tables=self.first_tables)
+        forget = without_tree_of(self.bot)
+        if self.turns and forget is not None:
+            # A search's table carries its tree to the next move (mcts, alphazero): about 130 MB
+            # after a CPU second of mcts on ultimate. A game keeps a turn a move, so the turns
+            # before the last drop it: an undo past the last turn searches afresh, and a game
+            # holds two trees, not one a move. Any other table (tron_wall's side) is kept.
+            last = self.turns[-1]
+            tables = tuple(forget(t) if p != self.person else t for p, t in enumerate(last.tables))
+            self.turns[-1] = attrs.evolve(last, tables=tables)
         self.turns.append(before)
 
     def undo(self) -> None:

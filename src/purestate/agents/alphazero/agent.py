@@ -441,6 +441,10 @@ class AlphaZero:
         previous = table.tree if self.reuse and table.tree is not None else Tree()
         return self.search(game, table, [previous], [state], [key], explore, rows, self.leaves)[0]
 
+    def without_tree(self, table: Any) -> Any:
+        """``table`` without the tree of its last move (``KeepsTree``): the network kept."""
+        return attrs.evolve(table, tree=None) if isinstance(table, Net) and table.tree else table
+
     def _moved(self, table: Net, tree: Tree) -> Net | None:
         """The decision's table: ``table`` holding ``tree`` for the next move (``reuse``)."""
         return attrs.evolve(table, tree=tree) if self.reuse else None
