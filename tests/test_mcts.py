@@ -590,3 +590,29 @@ def test_simulation_i_evaluates_its_leaf_with_fold_in_of_the_playout_key() -> No
     k_playout = keys.split(key, 3)[1]
     assert tree.simulations == len(seen) == 250  # no leaf is decided this early
     assert seen == [keys.fold_in(k_playout, i) for i in range(250)]
+
+
+def test_a_compiled_tree_is_freed_as_soon_as_it_is_dropped() -> None:
+    # a tree of a few seconds' search holds hundreds of MB of arrays; no reference cycle may
+    # keep them until the garbage collector runs (each move of a game drops the last tree)
+    import gc
+    import weakref
+
+    pytest.importorskip("numba")
+    game = purestate.make("ultimate_tictactoe")
+    agent = purestate.agent("mcts:simulations=300")
+    gc.disable()
+    try:
+        decision = agent.act(game, Tree(), game.initial(), keys.key(1))
+        tree = decision.table
+        assert isinstance(tree, Tree) and tree.root is not None
+        child = max(tree.root.children, key=lambda c: c.n)
+        reply = max(child.children, key=lambda c: c.n)
+        row = reply.row()  # a node read from the search's arrays
+        arrays = weakref.ref(row.base)
+        state = game.step(game.step(game.initial(), child.move), reply.move)
+        agent.act(game, tree, state, keys.key(2))  # the next move reuses the tree, then drops it
+        del decision, tree, child, reply, row
+        assert arrays() is None
+    finally:
+        gc.enable()

@@ -336,6 +336,11 @@ class _Arrays:
             subtree.fill(node, v)
             node.children = subtree.children(v)
             node.untried = subtree.untried(v)
+        # The search's own nodes have their children now, and a node made from the arrays has
+        # only nodes made after it below it: the subtree lets go of them, so no cycle (root,
+        # its children, their subtree, the root) keeps a dropped tree's arrays, hundreds of MB
+        # after seconds of search, waiting for the garbage collector.
+        subtree.nodes = []
 
 
 class _Subtree:
@@ -352,6 +357,7 @@ class _Subtree:
         self.arena = arrays.arena[: int(arrays.counters[kt.USED])]
         self.table = arrays.rows
         self.nodes = nodes
+        self.known = len(nodes)
         self.state_of = rows.state_of
         self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.PRIOR, kt.FIRST, kt.NEXT, kt.MOVE,
                         kt.MOVER, kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
@@ -370,13 +376,13 @@ class _Subtree:
         """Node ``v``'s children in order: the search's own nodes, the others made now."""
         ints = self.ints
         first, nxt, move, mover, player = self.columns[5:10]
-        known = len(self.nodes)
+        known = self.known
         out: list[Node] = []
         ch = int(ints[v, first])
         while ch >= 0:
             r = ints[ch].tolist()
             if ch < known:
-                out.append(self.nodes[ch])
+                out.append(self.nodes[ch])  # only while to_nodes fills them
             else:
                 node = RowNode(
                     self.table[ch], self.state_of, r[move], r[mover], r[player], self, ch
