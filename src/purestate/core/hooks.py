@@ -6,10 +6,9 @@ The hooks are declared as small protocols beside the ones they extend: ``Playout
 ``MarkedSeats`` and, for evaluations and move scores, ``MadeFor`` and ``RowEvaluation`` beside
 ``Game`` (``core/game.py``);
 ``ChecksGame``, ``HasGreedy``, ``GreedyDecides``, ``KeepsTree``, ``SupportsSeat``,
-``SelfplayTables``,
-``FusedSelfplay``, ``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``, ``PlaysFromLess``,
-``Searches``, ``ReportsLoss``, ``CoversPositions``, ``FromParams`` and ``ArrayTable`` beside
-``Agent`` (``core/agent.py``);
+``SelfplayTables``, ``FusedSelfplay``, ``FusedTraining``, ``TabledDraws``, ``SelfplayJobs``,
+``PlaysFromLess``, ``Searches``, ``ReportsLoss``, ``CoversPositions``, ``FromParams`` and
+``ArrayTable`` beside ``Agent`` (``core/agent.py``);
 ``SizedSolver``, ``CachedSolver`` and ``ArraySolution`` beside ``Solution``
 (``purestate/solve/__init__.py``).
 Each docstring there says when the hook is called, what it returns and what it keeps.
