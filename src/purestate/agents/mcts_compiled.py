@@ -331,16 +331,11 @@ class _Arrays:
         """Write the arrays back: the ``nodes`` the search began with updated in place (their
         new children made as ``RowNode``s), the nodes below read from the arrays when first
         asked for (``_Subtree``)."""
-        subtree = _Subtree(self, nodes, rows)
+        subtree = _Subtree(self, len(nodes), rows)
         for v, node in enumerate(nodes):
             subtree.fill(node, v)
-            node.children = subtree.children(v)
+            node.children = subtree.children(v, nodes)
             node.untried = subtree.untried(v)
-        # The search's own nodes have their children now, and a node made from the arrays has
-        # only nodes made after it below it: the subtree lets go of them, so no cycle (root,
-        # its children, their subtree, the root) keeps a dropped tree's arrays, hundreds of MB
-        # after seconds of search, waiting for the garbage collector.
-        subtree.nodes = []
 
 
 class _Subtree:
@@ -349,15 +344,17 @@ class _Subtree:
     whose caller reads a few nodes (alphazero's self-play reads the root's children) pays for
     those only. Arrays and plain values only, so a tree pickles."""
 
-    def __init__(self, arrays: _Arrays, nodes: list[Node], rows: Rows) -> None:
+    def __init__(self, arrays: _Arrays, known: int, rows: Rows) -> None:
         kt = _kernel()
         size = int(arrays.counters[kt.SIZE])
         self.ints = arrays.ints[:size]
         self.floats = arrays.floats[:size]
         self.arena = arrays.arena[: int(arrays.counters[kt.USED])]
         self.table = arrays.rows
-        self.nodes = nodes
-        self.known = len(nodes)
+        # the search's own nodes are rows 0 .. known - 1; the subtree keeps no reference to
+        # them, so no cycle (root, its children, their subtree, the root) keeps a dropped tree's
+        # arrays, hundreds of MB after seconds of search, waiting for the garbage collector
+        self.known = known
         self.state_of = rows.state_of
         self.columns = (kt.N, kt.W, kt.PROVEN, kt.LOWER, kt.PRIOR, kt.FIRST, kt.NEXT, kt.MOVE,
                         kt.MOVER, kt.PLAYER, kt.USTART, kt.UCOUNT)  # fmt: skip
@@ -372,8 +369,10 @@ class _Subtree:
         node.lower = f[lower]
         node.prior = f[prior]
 
-    def children(self, v: int) -> list[Node]:
-        """Node ``v``'s children in order: the search's own nodes, the others made now."""
+    def children(self, v: int, own: list[Node] | None = None) -> list[Node]:
+        """Node ``v``'s children in order: the search's own nodes (``own``, given while
+        ``to_nodes`` fills them; a node made from the arrays has only nodes made after it below
+        it), the others made now."""
         ints = self.ints
         first, nxt, move, mover, player = self.columns[5:10]
         known = self.known
@@ -382,7 +381,8 @@ class _Subtree:
         while ch >= 0:
             r = ints[ch].tolist()
             if ch < known:
-                out.append(self.nodes[ch])  # only while to_nodes fills them
+                assert own is not None
+                out.append(own[ch])
             else:
                 node = RowNode(
                     self.table[ch], self.state_of, r[move], r[mover], r[player], self, ch
